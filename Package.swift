@@ -1,0 +1,69 @@
+// swift-tools-version:6.0
+// WidgetHost — WidgetKit for Linux. Module map and dependency rules: docs/architecture.md.
+import PackageDescription
+
+/// Example widget bundles: each is one `.so` (a dynamic library product) that statically links
+/// the SDK. `scripts/install-plugins.sh` copies them into `Plugins/`.
+let exampleBundles: [(product: String, target: String, path: String)] = [
+    ("HabitWidget", "HabitWidget", "Examples/HabitWidget"),
+    ("StatsWidget", "StatsWidget", "Examples/StatsWidget"),
+    ("CardioBotWidgets", "CardioBotWidgets", "Examples/CardioBotWidgets"),
+    ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget"),
+    ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets"),
+]
+
+/// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
+/// loading executable exports (the host links the SDK too).
+let pluginLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
+
+let package = Package(
+    name: "WidgetHost",
+    products: [
+        .executable(name: "widgethost", targets: ["widgethost"]),
+        .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
+    ] + exampleBundles.map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .target(name: "CWidgetPluginABI"),
+        .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
+        .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
+        .target(
+            name: "WidgetHostCore",
+            dependencies: [
+                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "WidgetHostUV",
+            dependencies: ["CLibUV", "WidgetHostCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "widgethost",
+            dependencies: [
+                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
+        .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore"],
+            resources: [.copy("Fixtures")]
+        ),
+    ] + exampleBundles.map {
+        .target(name: $0.target, dependencies: ["OpenWidgetKit"], path: $0.path, linkerSettings: pluginLinkerSettings)
+    },
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef WIDGETHOST_CLIBUV_SHIM_H
+#define WIDGETHOST_CLIBUV_SHIM_H
+#include <uv.h>
+#endif

@@ -1,0 +1,174 @@
+import FoundationEssentials
+
+/// A value that can be an intent parameter: it converts to and from `JSONValue`.
+public protocol IntentValue {
+    /// `bool`, `int`, `double`, `string`, `enum`, `date`, `url`.
+    static var intentValueType: String { get }
+    init?(intentValue: JSONValue)
+    var intentValue: JSONValue { get }
+    /// Options of an enum parameter (raw value, title); nil otherwise.
+    static var intentValueOptions: [EnumOption]? { get }
+}
+
+extension IntentValue {
+    public static var intentValueOptions: [EnumOption]? { nil }
+}
+
+extension Bool: IntentValue {
+    public static var intentValueType: String { "bool" }
+    public init?(intentValue: JSONValue) {
+        switch intentValue {
+        case .bool(let b): self = b
+        case .string(let s): guard let b = Bool(s) else { return nil }; self = b
+        default: return nil
+        }
+    }
+    public var intentValue: JSONValue { .bool(self) }
+}
+
+extension Int: IntentValue {
+    public static var intentValueType: String { "int" }
+    public init?(intentValue: JSONValue) {
+        switch intentValue {
+        case .number: guard let i = intentValue.intValue else { return nil }; self = i
+        case .string(let s): guard let i = Int(s) else { return nil }; self = i
+        default: return nil
+        }
+    }
+    public var intentValue: JSONValue { .number(Double(self)) }
+}
+
+extension Double: IntentValue {
+    public static var intentValueType: String { "double" }
+    public init?(intentValue: JSONValue) {
+        switch intentValue {
+        case .number(let n): self = n
+        case .string(let s): guard let d = Double(s) else { return nil }; self = d
+        default: return nil
+        }
+    }
+    public var intentValue: JSONValue { .number(self) }
+}
+
+extension String: IntentValue {
+    public static var intentValueType: String { "string" }
+    public init?(intentValue: JSONValue) {
+        guard case .string(let s) = intentValue else { return nil }
+        self = s
+    }
+    public var intentValue: JSONValue { .string(self) }
+}
+
+extension Date: IntentValue {
+    public static var intentValueType: String { "date" }
+    public init?(intentValue: JSONValue) {
+        switch intentValue {
+        case .number(let n): self = Date(timeIntervalSince1970: n)
+        case .string(let s): guard let n = Double(s) else { return nil }; self = Date(timeIntervalSince1970: n)
+        default: return nil
+        }
+    }
+    public var intentValue: JSONValue { .number(timeIntervalSince1970) }
+}
+
+extension URL: IntentValue {
+    public static var intentValueType: String { "url" }
+    public init?(intentValue: JSONValue) {
+        guard case .string(let s) = intentValue, let u = URL(string: s) else { return nil }
+        self = u
+    }
+    public var intentValue: JSONValue { .string(absoluteString) }
+}
+
+extension Optional: IntentValue where Wrapped: IntentValue {
+    public static var intentValueType: String { Wrapped.intentValueType }
+    public static var intentValueOptions: [EnumOption]? { Wrapped.intentValueOptions }
+    public init?(intentValue: JSONValue) {
+        if case .null = intentValue { self = .none; return }
+        guard let w = Wrapped(intentValue: intentValue) else { return nil }
+        self = .some(w)
+    }
+    public var intentValue: JSONValue { self?.intentValue ?? .null }
+}
+
+/// Type-erased access to a `@Parameter`, used by reflection over an intent.
+protocol AnyIntentParameter {
+    var title: String { get }
+    var currentValue: JSONValue? { get }
+    /// Sets the value; false when `value` does not convert to the parameter's type.
+    func assign(_ value: JSONValue) -> Bool
+    var valueType: String { get }
+    var options: [EnumOption]? { get }
+}
+
+/// `@Parameter(title:default:)`: a user- or caller-supplied value of an intent.
+///
+/// The value lives in a reference box, so an intent's parameters can be assigned through a copy
+/// of the intent (which is how the SDK decodes an intent from the wire). Copies of one intent
+/// value therefore share their parameters; create a new intent with `init()` instead of copying.
+/// Not thread-safe: an intent is used by one thread at a time.
+@propertyWrapper
+public struct Parameter<Value: IntentValue>: AnyIntentParameter {
+    final class Storage { var value: Value?; init(_ v: Value?) { value = v } }
+    let storage: Storage
+    public let title: String
+
+    public init(title: LocalizedStringResource) { storage = Storage(nil); self.title = title.key }
+    public init(title: LocalizedStringResource, default defaultValue: Value) {
+        storage = Storage(defaultValue); self.title = title.key
+    }
+    public init(wrappedValue: Value, title: LocalizedStringResource) {
+        storage = Storage(wrappedValue); self.title = title.key
+    }
+
+    /// The value. Reading a parameter that has neither a default nor an assigned value is a
+    /// programming error in the intent (as in AppIntents) and traps with the parameter's title.
+    public var wrappedValue: Value {
+        get {
+            guard let v = storage.value else { fatalError("@Parameter \"\(title)\" was read before it was set") }
+            return v
+        }
+        nonmutating set { storage.value = newValue }
+    }
+
+    var currentValue: JSONValue? { storage.value?.intentValue }
+    func assign(_ value: JSONValue) -> Bool {
+        guard let v = Value(intentValue: value) else { return false }
+        storage.value = v
+        return true
+    }
+    var valueType: String { Value.intentValueType }
+    var options: [EnumOption]? { Value.intentValueOptions }
+}
+
+/// How an `AppEnum` case is shown (`"Steps"` as a string literal).
+public struct DisplayRepresentation: ExpressibleByStringLiteral, Hashable, Sendable {
+    public var title: String
+    public init(title: LocalizedStringResource) { self.title = title.key }
+    public init(stringLiteral value: String) { title = value }
+}
+
+/// How an `AppEnum` type is named.
+public struct TypeDisplayRepresentation: ExpressibleByStringLiteral, Hashable, Sendable {
+    public var name: String
+    public init(name: LocalizedStringResource) { self.name = name.key }
+    public init(stringLiteral value: String) { name = value }
+}
+
+/// An enumeration usable as an intent parameter (`enum StatType: String, AppEnum`).
+public protocol AppEnum: IntentValue, CaseIterable, Hashable, RawRepresentable where RawValue == String {
+    static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
+    static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
+}
+
+extension AppEnum {
+    public static var intentValueType: String { "enum" }
+    public init?(intentValue: JSONValue) {
+        guard case .string(let s) = intentValue, let v = Self(rawValue: s) else { return nil }
+        self = v
+    }
+    public var intentValue: JSONValue { .string(rawValue) }
+    public static var intentValueOptions: [EnumOption]? {
+        allCases.map { EnumOption(value: $0.rawValue, title: caseDisplayRepresentations[$0]?.title ?? $0.rawValue) }
+    }
+}

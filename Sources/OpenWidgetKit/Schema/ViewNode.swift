@@ -1,0 +1,239 @@
+import FoundationEssentials
+
+/// One node of an evaluated view tree.
+///
+/// This is the wire schema shared by plugins and host: a plugin evaluates its SwiftUI-style
+/// views into `ViewNode`s (per entry, per family), the host stores and renders them. It is a
+/// plain value type (safe to share across threads) and is append-only: new fields are optional,
+/// so an older host ignores what it does not know. Unknown `kind`s decode as `.unknown` and
+/// render as their children, so a newer plugin never crashes an older renderer.
+///
+/// Dimensions are points; `Double.infinity` is written as the string `"inf"` (see `WireCodec`).
+public struct ViewNode: Codable, Hashable, Sendable {
+    public enum Kind: String, Codable, Hashable, Sendable {
+        /// Renders nothing (`EmptyView`, a false `if` without `else`).
+        case empty
+        /// Children laid out as in a `VStack` but with no visual of its own (`Group`, a `ForEach`
+        /// or `TupleView` that had to be materialised, a wrapper created by modifier order).
+        case group
+        case text, image, label
+        case hstack, vstack, zstack
+        case spacer, divider
+        /// `ProgressView(value:)` (`value` 0…1) or `ProgressView(timerInterval:)` (`date`).
+        case progress
+        /// `Gauge(value:in:)`: `value` and `bounds`; children carry roles.
+        case gauge
+        case link, button, toggle
+        case shape
+        /// A `Color` used as a view.
+        case color
+        case unknown
+
+        public init(from decoder: any Decoder) throws {
+            let raw = try decoder.singleValueContainer().decode(String.self)
+            self = Kind(rawValue: raw) ?? .unknown
+        }
+    }
+
+    public var kind: Kind
+    /// Role of this node inside its parent: `"label"`, `"currentValueLabel"`,
+    /// `"minimumValueLabel"`, `"maximumValueLabel"` (gauge), `"icon"`, `"title"` (label).
+    public var role: String?
+    public var children: [ViewNode]?
+
+    /// Text content, already formatted (interpolation and `format:` are resolved in the plugin).
+    public var text: String?
+    /// A live date (`Text(date, style:)`, `Text(range)`, `ProgressView(timerInterval:)`):
+    /// rendered by the host at display time, so it ticks without a plugin call.
+    public var date: DateText?
+    /// SF Symbol name of an `Image(systemName:)`.
+    public var symbol: String?
+
+    /// Stack alignment (`leading`/`center`/`trailing`, `top`/`center`/`bottom`,
+    /// or `topLeading`… for a `ZStack`).
+    public var alignment: String?
+    /// Stack spacing in points; nil means the system default.
+    public var spacing: Double?
+
+    /// Progress fraction (0…1) or gauge value.
+    public var value: Double?
+    /// Gauge bounds `[lower, upper]` (default 0…1).
+    public var bounds: [Double]?
+    /// `gaugeStyle` / `progressViewStyle`, e.g. `"accessoryCircular"`, `"accessoryCircularCapacity"`,
+    /// `"linearCapacity"`, `"circular"`.
+    public var style: String?
+
+    public var shape: ShapeInfo?
+
+    /// `Link` destination.
+    public var url: String?
+    /// `Button(intent:)` / `Toggle(isOn:intent:)` action.
+    public var action: IntentAction?
+    /// `Toggle` state.
+    public var isOn: Bool?
+
+    public var modifiers: Modifiers?
+
+    public init(kind: Kind, children: [ViewNode]? = nil) {
+        self.kind = kind
+        self.children = (children?.isEmpty ?? true) ? nil : children
+    }
+
+    /// Children, or an empty array.
+    public var childNodes: [ViewNode] { children ?? [] }
+
+    /// The modifiers, or an empty set.
+    public var mods: Modifiers { modifiers ?? Modifiers() }
+
+    /// Calls `body` on this node and every descendant, depth first, parents before children.
+    public func walk(_ body: (ViewNode) throws -> Void) rethrows {
+        try body(self)
+        for c in childNodes { try c.walk(body) }
+    }
+
+    /// Number of nodes in this tree (this one included).
+    public var nodeCount: Int { 1 + childNodes.reduce(0) { $0 + $1.nodeCount } }
+
+    /// Depth of this tree (a leaf is 1).
+    public var depth: Int { 1 + (childNodes.map(\.depth).max() ?? 0) }
+}
+
+/// A live date inside a view (DESIGN §5): the host, not the plugin, turns it into characters.
+public struct DateText: Codable, Hashable, Sendable {
+    /// `time`, `date`, `relative`, `offset`, `timer` (for `Text(date, style:)`), `range`
+    /// (`Text(start...end)`) or `progress` (`ProgressView(timerInterval:)`).
+    public var style: String
+    /// The date of `Text(date, style:)`.
+    public var date: Date?
+    /// Interval of a `range` or `progress` (and of a `timer` that counts within one).
+    public var start: Date?
+    public var end: Date?
+    /// `ProgressView(timerInterval:countsDown:)`.
+    public var countsDown: Bool?
+
+    public init(style: String, date: Date? = nil, start: Date? = nil, end: Date? = nil, countsDown: Bool? = nil) {
+        self.style = style; self.date = date; self.start = start; self.end = end; self.countsDown = countsDown
+    }
+}
+
+/// A `ShapeStyle`: a named colour (`"orange"`, `"green"`, `"accent"`…), a hierarchical style
+/// (`"primary"`, `"secondary"`, `"tertiary"`, `"quaternary"`), a fill style (`"fill.tertiary"`),
+/// or an explicit colour (`rgba`, components 0…1), each with an optional opacity.
+public struct StyleSpec: Codable, Hashable, Sendable {
+    public var name: String?
+    public var rgba: [Double]?
+    public var opacity: Double?
+
+    public init(name: String? = nil, rgba: [Double]? = nil, opacity: Double? = nil) {
+        self.name = name; self.rgba = rgba; self.opacity = opacity
+    }
+}
+
+/// A shape view (`Circle`, `Rectangle`, `RoundedRectangle`, `Capsule`, `Ellipse`) with its
+/// fill, stroke and trim.
+public struct ShapeInfo: Codable, Hashable, Sendable {
+    /// `circle`, `rectangle`, `roundedRectangle`, `capsule`, `ellipse`.
+    public var type: String
+    public var cornerRadius: Double?
+    public var fill: StyleSpec?
+    public var stroke: StyleSpec?
+    public var lineWidth: Double?
+    public var trimFrom: Double?
+    public var trimTo: Double?
+
+    public init(type: String) { self.type = type }
+}
+
+/// The action of an interactive control.
+public struct IntentAction: Codable, Hashable, Sendable {
+    /// Address of the control within its entry (`"0"`, `"1"`… in tree order); `click --target`.
+    public var id: String
+    /// The intent type's name, as the plugin registered it.
+    public var intent: String
+    /// The intent's `@Parameter` values.
+    public var parameters: [String: JSONValue]
+    /// Human-readable title (`AppIntent.title`).
+    public var title: String?
+
+    public init(id: String, intent: String, parameters: [String: JSONValue], title: String? = nil) {
+        self.id = id; self.intent = intent; self.parameters = parameters; self.title = title
+    }
+}
+
+/// Font request: a text style (`largeTitle`, `title`, `title2`, `title3`, `headline`,
+/// `subheadline`, `body`, `callout`, `footnote`, `caption`, `caption2`) or `system` with a size.
+public struct FontSpec: Codable, Hashable, Sendable {
+    public var style: String
+    public var size: Double?
+    public var weight: String?
+    public var design: String?
+    public var italic: Bool?
+
+    public init(style: String, size: Double? = nil, weight: String? = nil, design: String? = nil, italic: Bool? = nil) {
+        self.style = style; self.size = size; self.weight = weight; self.design = design; self.italic = italic
+    }
+}
+
+/// Edge insets in points.
+public struct EdgeInsetsSpec: Codable, Hashable, Sendable {
+    public var top: Double, leading: Double, bottom: Double, trailing: Double
+    public init(top: Double, leading: Double, bottom: Double, trailing: Double) {
+        self.top = top; self.leading = leading; self.bottom = bottom; self.trailing = trailing
+    }
+}
+
+/// `.frame(...)`: fixed or flexible. `maxWidth: .infinity` is `Double.infinity`.
+public struct FrameSpec: Codable, Hashable, Sendable {
+    public var width: Double?, height: Double?
+    public var minWidth: Double?, maxWidth: Double?
+    public var minHeight: Double?, maxHeight: Double?
+    public var alignment: String?
+    public init(width: Double? = nil, height: Double? = nil, minWidth: Double? = nil, maxWidth: Double? = nil,
+                minHeight: Double? = nil, maxHeight: Double? = nil, alignment: String? = nil) {
+        self.width = width; self.height = height; self.minWidth = minWidth; self.maxWidth = maxWidth
+        self.minHeight = minHeight; self.maxHeight = maxHeight; self.alignment = alignment
+    }
+}
+
+/// The modifiers applied to a node.
+///
+/// Style modifiers (font, weight, foreground, tint, redaction…) are inherited by descendants,
+/// as SwiftUI's environment is. Layout modifiers apply in a fixed order — content, then
+/// `padding`, then `frame`, then `background` — and the SDK wraps a node in a `group` when an
+/// author's modifier order differs, so this order is always the author's.
+public struct Modifiers: Codable, Hashable, Sendable {
+    public var font: FontSpec?
+    /// `fontWeight` / `bold()`: `ultraLight`…`black`.
+    public var weight: String?
+    public var italic: Bool?
+    public var monospacedDigit: Bool?
+    public var foreground: StyleSpec?
+    public var tint: StyleSpec?
+    public var padding: EdgeInsetsSpec?
+    public var frame: FrameSpec?
+    public var background: StyleSpec?
+    public var lineLimit: Int?
+    public var minimumScaleFactor: Double?
+    public var opacity: Double?
+    /// `rotationEffect`, degrees clockwise.
+    public var rotation: Double?
+    public var widgetURL: String?
+    public var containerBackground: StyleSpec?
+    /// `redacted(reason: .placeholder)`.
+    public var redacted: Bool?
+    public var privacySensitive: Bool?
+    public var accessibilityLabel: String?
+    /// `.hidden()`.
+    public var hidden: Bool?
+    /// `layoutPriority`.
+    public var layoutPriority: Double?
+    /// `multilineTextAlignment`: `leading`, `center`, `trailing`.
+    public var textAlignment: String?
+    /// Pixel-only modifiers the text renderers ignore but keep for later renderers
+    /// (`shadow`, `blur`, `contentTransition`, `widgetAccentable`…): name → argument.
+    public var other: [String: JSONValue]?
+
+    public init() {}
+
+    public var isEmpty: Bool { self == Modifiers() }
+}

@@ -1,0 +1,149 @@
+import FoundationEssentials
+
+/// Version of this SDK, carried in every manifest; the host refuses a plugin built with another.
+public let openWidgetKitVersion = "0.1.0"
+
+/// The operations a plugin answers (DESIGN §4).
+public enum WireOperation: String, Codable, Hashable, Sendable {
+    case describe, placeholder, snapshot, timeline, perform
+}
+
+/// One request from the host (through the worker) to a plugin.
+public struct WireRequest: Codable, Hashable, Sendable {
+    public var op: WireOperation
+    /// Widget kind (all ops but `describe`).
+    public var kind: String?
+    public var family: WidgetFamily?
+    /// Display size in points; defaults to the family's nominal size.
+    public var displaySize: DisplaySize?
+    /// Intent configuration (`AppIntentConfiguration` parameters) by parameter name.
+    public var configuration: [String: JSONValue]?
+    public var isPreview: Bool?
+    /// The action to perform (`perform`).
+    public var action: IntentAction?
+
+    public init(op: WireOperation, kind: String? = nil, family: WidgetFamily? = nil,
+                displaySize: DisplaySize? = nil, configuration: [String: JSONValue]? = nil,
+                isPreview: Bool? = nil, action: IntentAction? = nil) {
+        self.op = op; self.kind = kind; self.family = family; self.displaySize = displaySize
+        self.configuration = configuration; self.isPreview = isPreview; self.action = action
+    }
+}
+
+/// `TimelineReloadPolicy` on the wire.
+public struct WirePolicy: Codable, Hashable, Sendable {
+    /// `atEnd`, `after` or `never`.
+    public var type: String
+    public var date: Date?
+    public init(type: String, date: Date? = nil) { self.type = type; self.date = date }
+}
+
+/// `TimelineEntryRelevance` on the wire.
+public struct WireRelevance: Codable, Hashable, Sendable {
+    public var score: Double
+    /// Seconds the score holds for (0 = until the next entry).
+    public var duration: Double
+    public init(score: Double, duration: Double) { self.score = score; self.duration = duration }
+}
+
+/// One timeline entry, pre-rendered for the requested family.
+public struct WireEntry: Codable, Hashable, Sendable {
+    public var date: Date
+    public var relevance: WireRelevance?
+    public var view: ViewNode
+    public init(date: Date, relevance: WireRelevance? = nil, view: ViewNode) {
+        self.date = date; self.relevance = relevance; self.view = view
+    }
+}
+
+/// A parameter of a configurable widget (`@Parameter` of its `WidgetConfigurationIntent`).
+public struct ParameterDescriptor: Codable, Hashable, Sendable {
+    public var name: String
+    public var title: String
+    /// `bool`, `int`, `double`, `string`, `enum`, `date`, `url`.
+    public var type: String
+    public var defaultValue: JSONValue?
+    /// For `enum`: raw value → display title, in declaration order.
+    public var options: [EnumOption]?
+    public init(name: String, title: String, type: String, defaultValue: JSONValue? = nil, options: [EnumOption]? = nil) {
+        self.name = name; self.title = title; self.type = type; self.defaultValue = defaultValue; self.options = options
+    }
+}
+
+public struct EnumOption: Codable, Hashable, Sendable {
+    public var value: String
+    public var title: String
+    public init(value: String, title: String) { self.value = value; self.title = title }
+}
+
+/// One widget of a bundle, as `describe` reports it.
+public struct WidgetDescriptor: Codable, Hashable, Sendable {
+    public var kind: String
+    public var displayName: String
+    public var description: String
+    public var families: [WidgetFamily]
+    public var parameters: [ParameterDescriptor]
+    /// `StaticConfiguration` or `AppIntentConfiguration`.
+    public var configuration: String
+    public init(kind: String, displayName: String, description: String, families: [WidgetFamily],
+                parameters: [ParameterDescriptor], configuration: String) {
+        self.kind = kind; self.displayName = displayName; self.description = description
+        self.families = families; self.parameters = parameters; self.configuration = configuration
+    }
+}
+
+/// What `describe` returns.
+public struct BundleManifest: Codable, Hashable, Sendable {
+    public var bundleId: String
+    public var sdkVersion: String
+    public var abiVersion: Int
+    public var widgets: [WidgetDescriptor]
+    /// App groups whose containers the bundle reads (`containers/<group>/`).
+    public var appGroups: [String]
+    public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String]) {
+        self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
+        self.widgets = widgets; self.appGroups = appGroups
+    }
+}
+
+/// A plugin's answer. `ok == false` carries `error`; otherwise the field of the op is set.
+public struct WireResponse: Codable, Hashable, Sendable {
+    public var ok: Bool
+    public var error: String?
+    public var manifest: BundleManifest?
+    /// `placeholder` and `snapshot` return one entry; `timeline` one or more.
+    public var entries: [WireEntry]?
+    public var policy: WirePolicy?
+    /// Kinds the plugin asked to reload during the call (`WidgetCenter`); `"*"` means all.
+    public var reloadRequests: [String]?
+
+    public init(ok: Bool, error: String? = nil, manifest: BundleManifest? = nil, entries: [WireEntry]? = nil,
+                policy: WirePolicy? = nil, reloadRequests: [String]? = nil) {
+        self.ok = ok; self.error = error; self.manifest = manifest; self.entries = entries
+        self.policy = policy; self.reloadRequests = reloadRequests
+    }
+
+    public static func failure(_ message: String) -> WireResponse { WireResponse(ok: false, error: message) }
+}
+
+/// The JSON codec both sides of the boundary use: sorted keys, dates as seconds since 1970,
+/// infinities as `"inf"`/`"-inf"`. Encoders are created per call (they are not thread-safe to share).
+public enum WireCodec {
+    public static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        e.dateEncodingStrategy = .secondsSince1970
+        e.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return e
+    }
+
+    public static func decoder() -> JSONDecoder {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .secondsSince1970
+        d.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return d
+    }
+
+    public static func encode<T: Encodable>(_ value: T) throws -> Data { try encoder().encode(value) }
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try decoder().decode(type, from: data) }
+}

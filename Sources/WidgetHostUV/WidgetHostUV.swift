@@ -1,0 +1,1 @@
+// WidgetHostUV: see docs/architecture.md

@@ -1,0 +1,1 @@
+// WidgetRendering: see docs/architecture.md
