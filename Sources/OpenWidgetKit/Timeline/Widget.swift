@@ -1,0 +1,111 @@
+import FoundationEssentials
+
+/// A widget: one kind, its configuration and its view, as in WidgetKit.
+public protocol Widget {
+    associatedtype Body: WidgetConfiguration
+    init()
+    var body: Body { get }
+}
+
+/// How a widget is configured and displayed. Created by `StaticConfiguration` or
+/// `AppIntentConfiguration` and refined by the modifiers below.
+public protocol WidgetConfiguration {
+    /// The widgets this configuration declares, as the SDK runs them. Not for authors.
+    var _widgetRecords: [WidgetRecord] { get }
+}
+
+/// A configuration with its record rewritten by a modifier.
+public struct ModifiedWidgetConfiguration: WidgetConfiguration {
+    public let _widgetRecords: [WidgetRecord]
+}
+
+extension WidgetConfiguration {
+    private func modified(_ change: (inout WidgetRecord) -> Void) -> ModifiedWidgetConfiguration {
+        ModifiedWidgetConfiguration(_widgetRecords: _widgetRecords.map { var r = $0; change(&r); return r })
+    }
+    public func configurationDisplayName(_ name: String) -> some WidgetConfiguration { modified { $0.displayName = name } }
+    public func configurationDisplayName(_ name: LocalizedStringResource) -> some WidgetConfiguration {
+        modified { $0.displayName = name.key }
+    }
+    public func description(_ text: String) -> some WidgetConfiguration { modified { $0.description = text } }
+    public func description(_ text: LocalizedStringResource) -> some WidgetConfiguration { modified { $0.description = text.key } }
+    /// Families the widget can be shown in. Default: every system family (as WidgetKit on iOS).
+    public func supportedFamilies(_ families: [WidgetFamily]) -> some WidgetConfiguration {
+        modified { $0.families = families }
+    }
+    /// Accepted for source compatibility; margins are a pixel concern.
+    public func contentMarginsDisabled() -> some WidgetConfiguration { self.modified { _ in } }
+    /// Accepted for source compatibility.
+    public func containerBackgroundRemovable(_ removable: Bool = true) -> some WidgetConfiguration { self.modified { _ in } }
+}
+
+/// A widget as the SDK runs it: what `describe` reports plus the type-erased provider and view.
+public struct WidgetRecord {
+    public var kind: String
+    public var displayName: String
+    public var description: String
+    public var families: [WidgetFamily]
+    var configurationType: String
+    var parameters: [ParameterDescriptor]
+    let runner: any WidgetRunner
+
+    var descriptor: WidgetDescriptor {
+        WidgetDescriptor(kind: kind, displayName: displayName, description: description, families: families,
+                         parameters: parameters, configuration: configurationType)
+    }
+}
+
+/// Default families when a configuration does not call `supportedFamilies`.
+let defaultFamilies: [WidgetFamily] = [.systemSmall, .systemMedium, .systemLarge]
+
+/// A widget configured by its developer only.
+public struct StaticConfiguration<Content: View>: WidgetConfiguration {
+    public let _widgetRecords: [WidgetRecord]
+
+    public init<Provider: TimelineProvider>(kind: String, provider: Provider,
+                                            @ViewBuilder content: @escaping (Provider.Entry) -> Content) {
+        _widgetRecords = [WidgetRecord(
+            kind: kind, displayName: kind, description: "", families: defaultFamilies,
+            configurationType: "StaticConfiguration", parameters: [],
+            runner: StaticWidgetRunner(provider: provider, content: content))]
+    }
+}
+
+/// A widget the user configures through the `@Parameter`s of a `WidgetConfigurationIntent`.
+public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content: View>: WidgetConfiguration {
+    public let _widgetRecords: [WidgetRecord]
+
+    public init<Provider: AppIntentTimelineProvider>(kind: String, intent: Intent.Type = Intent.self, provider: Provider,
+                                                     @ViewBuilder content: @escaping (Provider.Entry) -> Content)
+        where Provider.Intent == Intent {
+        IntentRegistry.register(Intent.self)
+        _widgetRecords = [WidgetRecord(
+            kind: kind, displayName: kind, description: "", families: defaultFamilies,
+            configurationType: "AppIntentConfiguration", parameters: IntentRegistry.parameterDescriptors(of: Intent.self),
+            runner: IntentWidgetRunner<Provider, Content>(provider: provider, content: content))]
+    }
+}
+
+/// Several widgets shipped in one plugin, as in WidgetKit.
+public protocol WidgetBundle {
+    associatedtype Body: Widget
+    init()
+    @WidgetBundleBuilder var body: Body { get }
+}
+
+/// The widgets of a bundle, in declaration order.
+public struct WidgetGroup<each W: Widget>: Widget {
+    public init() {}
+    public var body: ModifiedWidgetConfiguration {
+        var records: [WidgetRecord] = []
+        for w in repeat (each W).self { records += w.init().body._widgetRecords }
+        return ModifiedWidgetConfiguration(_widgetRecords: records)
+    }
+}
+
+@resultBuilder
+public enum WidgetBundleBuilder {
+    public static func buildBlock<each W: Widget>(_ widgets: repeat each W) -> WidgetGroup<repeat each W> {
+        WidgetGroup()
+    }
+}

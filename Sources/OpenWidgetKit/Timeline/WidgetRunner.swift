@@ -1,0 +1,66 @@
+import FoundationEssentials
+
+/// Runs one widget's provider and evaluates its view per entry. Called on the worker's request
+/// thread, one call at a time; blocking until the provider answers.
+protocol WidgetRunner {
+    func placeholder(_ context: TimelineProviderContext) -> [WireEntry]
+    func snapshot(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> [WireEntry]
+    func timeline(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> ([WireEntry], WirePolicy)
+}
+
+extension WidgetRunner {
+    /// Evaluates the view of one entry for the context's family.
+    static func render<E: TimelineEntry, V: View>(_ entry: E, _ content: (E) -> V, _ context: TimelineProviderContext,
+                                                   placeholder: Bool) -> WireEntry {
+        var env = EnvironmentValues()
+        env.widgetFamily = context.family
+        env.displaySize = context.displaySize
+        env.isPreview = context.isPreview
+        if placeholder { env.redactionReasons = .placeholder }
+        let node = ViewEvaluator.evaluate(content(entry), environment: env)
+        let relevance = entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) }
+        return WireEntry(date: entry.date, relevance: relevance, view: node)
+    }
+}
+
+struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: WidgetRunner {
+    let provider: Provider
+    let content: (Provider.Entry) -> Content
+
+    func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
+        [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]
+    }
+
+    func snapshot(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> [WireEntry] {
+        let entry = Blocking.completion { provider.getSnapshot(in: context, completion: $0) }
+        return [Self.render(entry, content, context, placeholder: false)]
+    }
+
+    func timeline(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> ([WireEntry], WirePolicy) {
+        let timeline = Blocking.completion { provider.getTimeline(in: context, completion: $0) }
+        return (timeline.entries.map { Self.render($0, content, context, placeholder: false) }, timeline.policy.wire)
+    }
+}
+
+struct IntentWidgetRunner<Provider: AppIntentTimelineProvider, Content: View>: WidgetRunner {
+    let provider: Provider
+    let content: (Provider.Entry) -> Content
+
+    func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
+        [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]
+    }
+
+    func snapshot(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> [WireEntry] {
+        let intent = try IntentRegistry.make(Provider.Intent.self, parameters: configuration)
+        let provider = self.provider
+        let entry = Blocking.async { await provider.snapshot(for: intent, in: context) }
+        return [Self.render(entry, content, context, placeholder: false)]
+    }
+
+    func timeline(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> ([WireEntry], WirePolicy) {
+        let intent = try IntentRegistry.make(Provider.Intent.self, parameters: configuration)
+        let provider = self.provider
+        let timeline = Blocking.async { await provider.timeline(for: intent, in: context) }
+        return (timeline.entries.map { Self.render($0, content, context, placeholder: false) }, timeline.policy.wire)
+    }
+}
