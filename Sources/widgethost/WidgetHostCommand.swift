@@ -13,4 +13,5 @@ struct WidgetHostCommand: ParsableCommand {
 /// Registered subcommands. Each engineer adds theirs on its own line to keep merges trivial.
 let subcommandList: [any ParsableCommand.Type] = [
     WorkerCommand.self,
+    PreviewCommand.self,
 ]

@@ -1,0 +1,164 @@
+import FoundationEssentials
+import OpenWidgetKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A worker process driven synchronously: spawn, send a request, wait for its response.
+/// For `preview`, `validate` and tests; the daemon uses the libuv `WorkerProcess` instead.
+///
+/// The worker's stderr goes to an unlinked temporary file, so a chatty plugin can never block
+/// on a full pipe, and its last line is the failure reason when the worker dies.
+/// Not thread-safe: one caller at a time.
+public final class BlockingWorkerClient {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
+
+    public let pluginPath: String
+    private let pid: pid_t
+    private let toWorker: Int32
+    private let fromWorker: Int32
+    private let stderrFile: Int32
+    private var decoder = FrameDecoder()
+    private var pendingFrames: [Data] = []
+    private var exited: Int32?
+
+    /// Spawns `executable worker --plugin pluginPath` (`executable` defaults to this process's binary).
+    public init(pluginPath: String, executable: String = "/proc/self/exe", environment: [String: String] = [:]) throws {
+        self.pluginPath = pluginPath
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
+        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else {
+            throw Failure(description: "pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in inPipe + outPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var template = Array("/tmp/widgethost-worker-stderr-XXXXXX".utf8CString)
+        let errFD = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard errFD >= 0 else { throw Failure(description: "mkostemp: \(String(cString: strerror(errno)))") }
+        _ = fcntl(errFD, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errFD, 2)
+
+        var env = ProcessEnvironment.current()
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        for (k, v) in environment { env[k] = v }
+        let argv = [executable, "worker", "--plugin", pluginPath]
+        var child: pid_t = 0
+        let status = withCStrings(argv) { cArgv in
+            withCStrings(env.map { "\($0.key)=\($0.value)" }) { cEnv in
+                posix_spawn(&child, executable, &actions, nil, cArgv, cEnv)
+            }
+        }
+        close(inPipe[0]); close(outPipe[1])
+        guard status == 0 else {
+            close(inPipe[1]); close(outPipe[0]); close(errFD)
+            throw Failure(description: "cannot start \(executable): \(String(cString: strerror(status)))")
+        }
+        pid = child
+        toWorker = inPipe[1]
+        fromWorker = outPipe[0]
+        stderrFile = errFD
+    }
+
+    deinit {
+        close(toWorker)
+        if exited == nil {
+            kill(pid, SIGKILL)
+            var st: Int32 = 0
+            waitpid(pid, &st, 0)
+        }
+        close(fromWorker)
+        close(stderrFile)
+    }
+
+    /// Sends `request` and returns the plugin's response; throws with the worker's last stderr
+    /// line when it exits or answers with bytes that are not a response.
+    public func request(_ request: WireRequest) throws -> WireResponse {
+        let payload = try WireCodec.encode(request)
+        let frame = Framing.frame(payload)
+        let wrote = frame.withUnsafeBytes { raw -> Bool in
+            var off = 0
+            while off < raw.count {
+                let n = write(toWorker, raw.baseAddress! + off, raw.count - off)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                off += n
+            }
+            return true
+        }
+        guard wrote else { throw deathFailure() }
+        let data = try nextFrame()
+        do {
+            return try WireCodec.decode(WireResponse.self, from: data)
+        } catch {
+            let preview = String(decoding: data.prefix(80), as: UTF8.self)
+            throw Failure(description: "\(pluginPath): the plugin answered with a malformed response (\(data.count) bytes: \(preview.debugDescription))")
+        }
+    }
+
+    private func nextFrame() throws -> Data {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while pendingFrames.isEmpty {
+            let n = buffer.withUnsafeMutableBytes { read(fromWorker, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { throw deathFailure() }
+            pendingFrames += try decoder.append(buffer[0..<n])
+        }
+        return pendingFrames.removeFirst()
+    }
+
+    /// Waits for the worker to exit and describes why it did.
+    private func deathFailure() -> Failure {
+        var st: Int32 = 0
+        if exited == nil {
+            while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+            exited = st
+        }
+        let status = exited ?? 0
+        let line = lastStderrLine()
+        let how: String
+        if status & 0x7f == 0 { how = "exited with status \((status >> 8) & 0xff)" }
+        else { how = "was killed by signal \(status & 0x7f)" }
+        if let line, !line.isEmpty { return Failure(description: line.hasPrefix("widgethost worker:") ? line : "worker \(how): \(line)") }
+        return Failure(description: "\(pluginPath): worker \(how)")
+    }
+
+    /// The last non-empty line the worker wrote to stderr.
+    public func lastStderrLine() -> String? {
+        let size = lseek(stderrFile, 0, SEEK_END)
+        guard size > 0 else { return nil }
+        let start = max(0, Int(size) - 4096)
+        var bytes = [UInt8](repeating: 0, count: Int(size) - start)
+        let n = pread(stderrFile, &bytes, bytes.count, off_t(start))
+        guard n > 0 else { return nil }
+        let text = String(decoding: bytes[0..<n], as: UTF8.self)
+        return text.split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) }).map(String.init)
+    }
+}
+
+/// The process environment as a dictionary.
+enum ProcessEnvironment {
+    static func current() -> [String: String] {
+        var out: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return out
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

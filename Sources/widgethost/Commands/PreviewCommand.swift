@@ -1,0 +1,193 @@
+import ArgumentParser
+import FoundationEssentials
+import OpenWidgetKit
+import WidgetHostCore
+import WidgetRendering
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `widgethost preview <plugin.so>`: runs a bundle in a worker and prints, per widget kind and
+/// family, its placeholder, snapshot and timeline (each entry's date and rendering, and the
+/// policy) — the terminal's widget gallery and Xcode preview canvas.
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Show a plugin's widgets in every family they support."
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, pango, waybar, json }
+
+    @Argument(help: "The plugin shared object (.so).")
+    var plugin: String
+
+    @Option(help: "Only this widget kind.")
+    var kind: String?
+
+    @Option(help: "A family (systemSmall, …, accessoryInline) or 'all'.")
+    var family: String = "all"
+
+    @Flag(help: "Print every timeline entry, not only the first.")
+    var timeline = false
+
+    @Option(name: .customLong("param"), help: "An intent parameter, key=value (repeatable).")
+    var params: [String] = []
+
+    @Option(help: "Rendering: text, pango, waybar or json (the view tree).")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Use Nerd Font glyphs for SF Symbols.")
+    var nerdFont = false
+
+    func validate() throws {
+        if family != "all" && WidgetFamily(rawValue: family) == nil {
+            throw ValidationError("unknown family '\(family)'; one of: all, \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for p in params where !p.contains("=") { throw ValidationError("--param '\(p)' is not key=value") }
+    }
+
+    func run() throws {
+        let path = plugin.hasPrefix("/") ? plugin : FileManagerless.currentDirectory() + "/" + plugin
+        let worker: BlockingWorkerClient
+        let manifest: BundleManifest
+        do {
+            worker = try BlockingWorkerClient(pluginPath: path)
+            let described = try worker.request(WireRequest(op: .describe))
+            guard described.ok, let m = described.manifest else { throw BlockingWorkerClient.Failure(description: described.error ?? "describe returned no manifest") }
+            manifest = m
+        } catch {
+            printError("preview: \(error)")
+            throw ExitCode(1)
+        }
+        var options = RenderOptions()
+        options.glyphs = nerdFont ? .nerdFont : .unicode
+        print("Bundle \(manifest.bundleId) (SDK \(manifest.sdkVersion.isEmpty ? "none" : manifest.sdkVersion), ABI \(manifest.abiVersion))" +
+              (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))"))
+        let widgets = manifest.widgets.filter { kind == nil || $0.kind == kind }
+        if widgets.isEmpty {
+            printError("preview: no widget of kind '\(kind ?? "")' (kinds: \(manifest.widgets.map(\.kind).joined(separator: ", ")))")
+            throw ExitCode(1)
+        }
+        var failures = 0
+        for widget in widgets {
+            print("")
+            print("■ \(widget.displayName) — kind \(widget.kind), \(widget.configuration)")
+            if !widget.description.isEmpty { print("  \(widget.description)") }
+            if !widget.parameters.isEmpty {
+                print("  parameters: " + widget.parameters.map { p in
+                    "\(p.name) (\(p.type)\(p.options.map { ": " + $0.map(\.value).joined(separator: "|") } ?? ""))"
+                }.joined(separator: ", "))
+            }
+            let configuration = try parseParams(for: widget)
+            let families = family == "all" ? widget.families : widget.families.filter { $0.rawValue == family }
+            if families.isEmpty { print("  (does not support \(family))") }
+            for fam in families {
+                print("")
+                print("┄┄ \(widget.kind) · \(fam.rawValue) ┄┄")
+                for op in [WireOperation.placeholder, .snapshot, .timeline] {
+                    do {
+                        let response = try worker.request(WireRequest(op: op, kind: widget.kind, family: fam, configuration: configuration, isPreview: op != .timeline))
+                        guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
+                        show(op, response, family: fam, options: options)
+                    } catch {
+                        failures += 1
+                        print("\(op.rawValue): ERROR \(error)")
+                    }
+                }
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private func parseParams(for widget: WidgetDescriptor) throws -> [String: JSONValue] {
+        var out: [String: JSONValue] = [:]
+        for p in params {
+            let key = String(p[..<p.firstIndex(of: "=")!]), raw = String(p[p.index(after: p.firstIndex(of: "=")!)...])
+            guard let d = widget.parameters.first(where: { $0.name == key }) else { continue }
+            switch d.type {
+            case "bool": out[key] = .bool(raw == "true" || raw == "1" || raw == "yes")
+            case "int", "double", "date":
+                guard let n = Double(raw) else { throw ValidationError("--param \(key) expects a number, got '\(raw)'") }
+                out[key] = .number(n)
+            case "enum":
+                if let opts = d.options, !opts.contains(where: { $0.value == raw }) {
+                    throw ValidationError("--param \(key) must be one of \(opts.map(\.value).joined(separator: ", ")), got '\(raw)'")
+                }
+                out[key] = .string(raw)
+            default: out[key] = .string(raw)
+            }
+        }
+        return out
+    }
+
+    private func show(_ op: WireOperation, _ response: WireResponse, family: WidgetFamily, options: RenderOptions) {
+        let entries = response.entries ?? []
+        switch op {
+        case .timeline:
+            let policy = response.policy.map { p in p.date.map { "\(p.type) \(Self.timestamp($0))" } ?? p.type } ?? "?"
+            print("timeline: \(entries.count) entr\(entries.count == 1 ? "y" : "ies"), policy \(policy)")
+            for (i, e) in entries.enumerated() where timeline || i == 0 {
+                print("[\(i)] \(Self.timestamp(e.date))" + (e.relevance.map { " relevance \($0.score)" } ?? ""))
+                print(render(e, family: family, options: options, at: e.date))
+            }
+            if !timeline && entries.count > 1 { print("… \(entries.count - 1) more (--timeline shows them)") }
+        default:
+            print("\(op.rawValue):")
+            if let e = entries.first { print(render(e, family: family, options: options, at: Date())) }
+        }
+    }
+
+    private func render(_ entry: WireEntry, family: WidgetFamily, options: RenderOptions, at date: Date) -> String {
+        var options = options
+        options.now = max(date, Date())
+        switch format {
+        case .text:
+            let text = TextRenderer.render(entry.view, family: family, options: options)
+            return family.isAccessory && family != .accessoryCircular ? text : Self.boxed(text, columns: family.cellGrid.columns)
+        case .pango:
+            return PangoRenderer.render(entry.view, family: family, options: options)
+        case .waybar:
+            let out = WaybarRenderer.render(entry.view, family: family, options: options)
+            return (try? WireCodec.encode(out)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        case .json:
+            let e = WireCodec.encoder()
+            e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            return (try? e.encode(entry.view)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
+    }
+
+    /// Frames a rendering so the widget's bounds are visible in the terminal.
+    static func boxed(_ text: String, columns: Int) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let width = max(columns, lines.map(displayWidth(of:)).max() ?? 0)
+        var out = ["┌" + String(repeating: "─", count: width) + "┐"]
+        for l in lines { out.append("│" + l + String(repeating: " ", count: max(0, width - displayWidth(of: l))) + "│") }
+        out.append("└" + String(repeating: "─", count: width) + "┘")
+        return out.joined(separator: "\n")
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        var t = time_t(date.timeIntervalSince1970)
+        var tmv = tm()
+        localtime_r(&t, &tmv)
+        var buf = [CChar](repeating: 0, count: 32)
+        let n = strftime(&buf, 32, "%Y-%m-%d %H:%M:%S", &tmv)
+        return String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+func printError(_ s: String) {
+    FileHandleless.writeStderr(s + "\n")
+}
+
+enum FileHandleless {
+    static func writeStderr(_ s: String) { _ = s.withCString { write(2, $0, strlen($0)) } }
+}
+
+enum FileManagerless {
+    static func currentDirectory() -> String {
+        guard let p = getcwd(nil, 0) else { return "." }
+        defer { free(p) }
+        return String(cString: p)
+    }
+}
