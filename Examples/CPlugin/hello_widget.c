@@ -10,6 +10,7 @@
  *   -DHELLO_MALFORMED   answers every request with bytes that are not JSON
  *   -DHELLO_NO_ENTRY    exports no entry symbol
  *   -DHELLO_PRINTS      writes garbage to stdout before every answer
+ *   -DHELLO_OLD_SDK     claims to be built with another OpenWidgetKit version
  */
 #include "widget_plugin.h"
 
@@ -74,7 +75,11 @@ static const widget_plugin_v1 hello_table = {
 #endif
     .struct_size = sizeof(widget_plugin_v1),
     .bundle_id = "org.example.hello-c",
+#ifdef HELLO_OLD_SDK
+    .sdk_version = "0.0.1-old",
+#else
     .sdk_version = "",
+#endif
     .invoke = hello_invoke,
     .free_buffer = hello_free,
 };

@@ -1,0 +1,118 @@
+import FoundationEssentials
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Paths and helpers shared by the integration tests, which run the real `widgethost` binary
+/// and real plugin `.so` files built by `swift build` (scripts/test.sh builds them first).
+enum TestPaths {
+    /// The repository root (this file is Tests/IntegrationTests/TestSupport.swift).
+    static let repoRoot: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    /// The build products directory: where the test bundle itself lives.
+    static let products: String = {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        let exe = String(decoding: buf[0..<max(0, n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(exe[..<(exe.lastIndex(of: "/") ?? exe.endIndex)])
+    }()
+
+    static var widgethost: String { products + "/widgethost" }
+
+    static func plugin(_ product: String) -> String { products + "/lib\(product).so" }
+
+    static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets"]
+}
+
+/// A fresh temporary directory, removed by `remove()`.
+struct TempDir {
+    let path: String
+    init() {
+        var template = Array("/tmp/widgethost-test-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+    func remove() { _ = run("/bin/rm", ["-rf", path]) }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion and captures its output (through temp files, so a large output
+/// cannot deadlock the pipe).
+@discardableResult
+func run(_ program: String, _ args: [String], environment: [String: String] = [:], stdin: String? = nil) -> ProcessResult {
+    let dir = "/tmp/widgethost-run-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+    mkdir(dir, 0o700)
+    defer { _ = system("rm -rf '\(dir)'") }
+    let outPath = dir + "/out", errPath = dir + "/err", inPath = dir + "/in"
+    FileManagerFree.write(inPath, stdin ?? "")
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    var env = environ.pointee == nil ? [String]() : currentEnvironment()
+    for (k, v) in environment { env.removeAll { $0.hasPrefix(k + "=") }; env.append("\(k)=\(v)") }
+    let argv = [program] + args
+    var pid: pid_t = 0
+    let cArgv = argv.map { strdup($0) } + [nil]
+    let cEnv = env.map { strdup($0) } + [nil]
+    defer { cArgv.forEach { free($0) }; cEnv.forEach { free($0) } }
+    let rc = posix_spawn(&pid, program, &actions, nil, cArgv, cEnv)
+    guard rc == 0 else { return ProcessResult(status: -1, stdout: "", stderr: "spawn failed: \(rc)") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return ProcessResult(status: code, stdout: FileManagerFree.read(outPath) ?? "", stderr: FileManagerFree.read(errPath) ?? "")
+}
+
+func currentEnvironment() -> [String] {
+    var out: [String] = []
+    var p = environ
+    while let e = p.pointee { out.append(String(cString: e)); p += 1 }
+    return out
+}
+
+/// Small file helpers without Foundation's FileManager.
+enum FileManagerFree {
+    static func write(_ path: String, _ text: String) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+    }
+
+    static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = Glibc.read(fd, &buf, buf.count)
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}
+
+/// Compiles the C example plugin with `defines` into `dir`; returns the `.so` path.
+func buildCPlugin(in dir: String, name: String, defines: [String] = []) throws -> String {
+    let out = dir + "/\(name).so"
+    let r = run("/usr/bin/cc", ["-shared", "-fPIC", "-I", TestPaths.repoRoot + "/Sources/CWidgetPluginABI/include"]
+                + defines.map { "-D" + $0 } + ["-o", out, TestPaths.repoRoot + "/Examples/CPlugin/hello_widget.c"])
+    try #require(r.status == 0, "cc failed: \(r.stderr)")
+    return out
+}

@@ -1,0 +1,89 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+import WidgetHostCore
+
+/// The worker process against a plugin written in C against the header alone, and against every
+/// kind of broken file: each must give one clear error line to the caller and never crash it.
+@Suite struct WorkerTests {
+    @Test func cPluginAnswersDescribeAndTimeline() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let so = try buildCPlugin(in: dir.path, name: "hello")
+        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost)
+        let described = try worker.request(WireRequest(op: .describe))
+        #expect(described.ok)
+        #expect(described.manifest?.bundleId == "org.example.hello-c")
+        #expect(described.manifest?.widgets.map(\.kind) == ["hello"])
+        #expect(described.manifest?.widgets.first?.families == [.accessoryInline, .systemSmall])
+
+        let timeline = try worker.request(WireRequest(op: .timeline, kind: "hello", family: .systemSmall))
+        #expect(timeline.ok)
+        let entry = try #require(timeline.entries?.first)
+        #expect(entry.view.kind == .vstack)
+        #expect(entry.view.childNodes.first?.text == "Hello from C")
+        #expect(timeline.policy?.type == "after")
+        #expect((timeline.policy?.date ?? .distantPast) > entry.date)
+    }
+
+    @Test func pluginStdoutCannotCorruptTheProtocol() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let so = try buildCPlugin(in: dir.path, name: "chatty", defines: ["HELLO_PRINTS"])
+        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost)
+        for _ in 0..<20 {
+            let r = try worker.request(WireRequest(op: .timeline, kind: "hello", family: .systemSmall))
+            #expect(r.ok)
+            #expect(r.entries?.count == 1)
+        }
+    }
+
+    @Test func malformedResponseIsAClearError() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let so = try buildCPlugin(in: dir.path, name: "garbage", defines: ["HELLO_MALFORMED"])
+        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost)
+        let error = try #require(throws: BlockingWorkerClient.Failure.self) {
+            try worker.request(WireRequest(op: .describe))
+        }
+        #expect(error.description.contains("malformed response"))
+    }
+
+    /// Every broken file yields exactly one line, naming the file and the reason.
+    @Test(arguments: [
+        ("not-elf", "not an ELF file"),
+        ("empty", "empty file"),
+        ("truncated", "truncated ELF file"),
+        ("no-entry", "does not export widget_plugin_entry_v1"),
+        ("wrong-abi", "plugin ABI version 99"),
+        ("old-sdk", "built with OpenWidgetKit 0.0.1-old"),
+        ("missing", "cannot open"),
+        ("directory", "not a regular file"),
+    ])
+    func brokenPluginGivesOneClearLine(name: String, expected: String) throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let path: String
+        switch name {
+        case "not-elf":
+            path = dir.path + "/notes.so"
+            FileManagerFree.write(path, "these are not the bytes you are looking for\n" + String(repeating: "x", count: 200))
+        case "empty":
+            path = dir.path + "/empty.so"
+            FileManagerFree.write(path, "")
+        case "truncated":
+            let good = try buildCPlugin(in: dir.path, name: "good")
+            path = dir.path + "/truncated.so"
+            let r = run("/bin/sh", ["-c", "head -c 6000 '\(good)' > '\(path)'"])
+            try #require(r.status == 0)
+        case "no-entry": path = try buildCPlugin(in: dir.path, name: "noentry", defines: ["HELLO_NO_ENTRY"])
+        case "wrong-abi": path = try buildCPlugin(in: dir.path, name: "wrongabi", defines: ["HELLO_WRONG_ABI"])
+        case "old-sdk": path = try buildCPlugin(in: dir.path, name: "oldsdk", defines: ["HELLO_OLD_SDK"])
+        case "missing": path = dir.path + "/does-not-exist.so"
+        default: path = dir.path
+        }
+        let worker = try BlockingWorkerClient(pluginPath: path, executable: TestPaths.widgethost)
+        let error = try #require(throws: BlockingWorkerClient.Failure.self) {
+            try worker.request(WireRequest(op: .describe))
+        }
+        #expect(error.description.contains(expected), "got: \(error.description)")
+        #expect(error.description.contains(path))
+        #expect(!error.description.contains("\n"))
+    }
+}

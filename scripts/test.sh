@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The test command: installs dependencies, builds everything (the integration tests run the
+# real widgethost binary and the example .so files), then runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+swift build
+swift test --skip-build "$@"
