@@ -1,0 +1,112 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// The host's configuration (`config.json`, documented key by key in `docs/config.md`), with every
+/// path resolved to an absolute one. A value type: the running host swaps it whole when a new,
+/// valid config arrives. Parse it with `ConfigParser`.
+public struct HostConfig: Equatable, Sendable {
+    /// Where things live. Relative paths in the file are resolved against the file's directory;
+    /// absent ones take XDG defaults (`HostPaths`).
+    public struct Paths: Equatable, Sendable {
+        public var plugins: String
+        public var out: String
+        public var containers: String
+        public var state: String
+        public init(plugins: String, out: String, containers: String, state: String) {
+            self.plugins = plugins; self.out = out; self.containers = containers; self.state = state
+        }
+    }
+
+    /// Where a widget's updates go.
+    public enum Output: String, CaseIterable, Equatable, Hashable, Sendable {
+        /// `out/<id>.txt` and `out/<id>.json`.
+        case files
+        /// One line on stdout per update when `run --stdout jsonl` is given.
+        case stdout
+    }
+
+    /// One configured widget instance.
+    public struct Widget: Equatable, Sendable {
+        /// File-name-safe id (`[A-Za-z0-9._-]`); defaults to `<kind>-<family>`.
+        public var id: String
+        public var kind: String
+        /// nil: the first family the widget supports.
+        public var family: WidgetFamily?
+        /// The bundle to take `kind` from (its bundle id or `.so` file name), when several declare it.
+        public var bundle: String?
+        /// Intent configuration, by parameter name.
+        public var parameters: [String: JSONValue]
+        public var outputs: [Output]
+        public init(id: String, kind: String, family: WidgetFamily?, bundle: String? = nil,
+                    parameters: [String: JSONValue] = [:], outputs: [Output] = Output.allCases) {
+            self.id = id; self.kind = kind; self.family = family; self.bundle = bundle
+            self.parameters = parameters; self.outputs = outputs
+        }
+    }
+
+    /// Settings that apply to every widget unless a widget says otherwise.
+    public struct Defaults: Equatable, Sendable {
+        /// Outputs of widgets that do not list their own (and of every auto-created widget).
+        public var outputs: [Output] = Output.allCases
+        /// With no `widgets` list: the families auto-created instances are limited to (nil: all).
+        public var families: [WidgetFamily]? = nil
+        /// Coalescing window for bursts of container changes, in milliseconds.
+        public var containerCoalesceMs: Int = 100
+        /// Quiet time after the last change in the plugin folder before it is rescanned, in ms.
+        public var pluginSettleMs: Int = 300
+        /// Shortest interval between two timeline requests of one widget, in seconds.
+        public var minReloadSeconds: Double = 1
+        /// Deadline for one plugin call (`describe`, `timeline`), in seconds; the worker is killed past it.
+        public var requestTimeoutSeconds: Double = 10
+        /// Longest wait before retrying a widget whose timeline failed, in seconds (backoff doubles up to it).
+        public var retryMaxSeconds: Double = 300
+        public init() {}
+    }
+
+    public var paths: Paths
+    /// nil: every kind of every bundle in each family it supports.
+    public var widgets: [Widget]?
+    public var defaults: Defaults
+
+    public init(paths: Paths, widgets: [Widget]? = nil, defaults: Defaults = Defaults()) {
+        self.paths = paths; self.widgets = widgets; self.defaults = defaults
+    }
+}
+
+/// Widget ids name files: everything outside `[A-Za-z0-9._-]` becomes `_`, and a leading dot
+/// is replaced, so an id can never be hidden, `..`, or contain a slash.
+public enum WidgetID {
+    public static func sanitize(_ raw: String) -> String {
+        var out = String(raw.unicodeScalars.map { c -> Character in
+            let v = c.value
+            let ok = (v >= 48 && v <= 57) || (v >= 65 && v <= 90) || (v >= 97 && v <= 122) || v == 46 || v == 45 || v == 95
+            return ok ? Character(c) : "_"
+        })
+        if out.isEmpty { out = "_" }
+        if out.hasPrefix(".") { out = "_" + out.dropFirst() }
+        return out
+    }
+
+    public static func derived(kind: String, family: WidgetFamily) -> String { sanitize("\(kind)-\(family.rawValue)") }
+}
+
+/// Default locations (XDG Base Directory): plugins and containers under `$XDG_DATA_HOME/widgethost`,
+/// outputs and state under `$XDG_STATE_HOME/widgethost`, the config at
+/// `$XDG_CONFIG_HOME/widgethost/config.json`. Pure functions of the environment given.
+public enum HostPaths {
+    static func home(_ env: [String: String]) -> String { env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp" }
+    static func xdg(_ key: String, _ fallback: String, _ env: [String: String]) -> String {
+        if let v = env[key], v.hasPrefix("/") { return v }
+        return home(env) + "/" + fallback
+    }
+    public static func defaultConfigFile(_ env: [String: String]) -> String {
+        xdg("XDG_CONFIG_HOME", ".config", env) + "/widgethost/config.json"
+    }
+    public static func defaults(_ env: [String: String]) -> HostConfig.Paths {
+        let data = xdg("XDG_DATA_HOME", ".local/share", env) + "/widgethost"
+        let state = xdg("XDG_STATE_HOME", ".local/state", env) + "/widgethost"
+        return HostConfig.Paths(plugins: data + "/Plugins", out: state + "/out",
+                                containers: env["WIDGETHOST_CONTAINERS"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? data + "/containers",
+                                state: state + "/state")
+    }
+}

@@ -1,0 +1,170 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+
+/// The daemon's policy, with no I/O loop of its own (DESIGN §2): plugins, instances, timelines,
+/// containers and outputs, driven by events the platform layer feeds in (folder changes,
+/// container changes, a new config, shutdown) and by the injected loop's timers.
+///
+/// Threading: loop thread only. The platform calls `start()` once, then the event methods, then
+/// `shutdown()`; it watches the directories `containerDirectories` lists and updates its watches
+/// when `onContainerDirectoriesChanged` fires.
+public final class WidgetHost {
+    public private(set) var config: HostConfig
+    public let registry: PluginRegistry
+    public let scheduler: TimelineScheduler
+    public let publisher: OutputPublisher
+    public let fileSink: FileOutputSink
+    private let loop: any HostLoop
+    private let logger: Logger
+    private var pluginDebouncer: Debouncer?
+    private var containerThrottles: [String: BurstThrottle] = [:]
+    /// `containers/<group>` directories of the app groups loaded bundles declare.
+    public private(set) var containerDirectories: [String: String] = [:]
+    public var onContainerDirectoriesChanged: ([String: String]) -> Void = { _ in }
+    private var lastUnresolved: [String] = []
+
+    public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
+                extraSinks: [any OutputSink] = [], snapshots: Bool = true, logger: Logger) {
+        self.config = config
+        self.loop = loop
+        self.logger = logger
+        let fileSink = FileOutputSink(directory: config.paths.out, logger: logger)
+        self.fileSink = fileSink
+        let publisher = OutputPublisher(sinks: [fileSink] + extraSinks)
+        self.publisher = publisher
+        let registry = PluginRegistry(launcher: launcher, snapshotDirectory: snapshots ? config.paths.state + "/bundles" : nil,
+                                      requestTimeout: config.defaults.requestTimeoutSeconds, logger: logger)
+        self.registry = registry
+        self.scheduler = TimelineScheduler(loop: loop, renderer: renderer, publisher: publisher,
+                                           settings: Self.schedulerSettings(config), logger: logger) { [weak registry] spec, request, reply in
+            guard let registry, let bundle = registry.bundles[spec.bundleName] else {
+                reply(.failure(WorkerFailure("bundle \(spec.bundleName) is not loaded"))); return
+            }
+            registry.call(bundle, request, reply: reply)
+        }
+        registry.onEvent = { [weak self] event in self?.registryChanged(event) }
+        pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
+            self?.rescanPlugins()
+        }
+    }
+
+    static func schedulerSettings(_ c: HostConfig) -> TimelineScheduler.Settings {
+        var s = TimelineScheduler.Settings()
+        s.minReloadSeconds = c.defaults.minReloadSeconds
+        s.retryMaxSeconds = c.defaults.retryMaxSeconds
+        return s
+    }
+
+    /// Creates the directories and loads every plugin in the folder.
+    public func start() {
+        for dir in [config.paths.plugins, config.paths.out, config.paths.containers] {
+            do { try FileIO.makeDirectories(dir, mode: dir == config.paths.containers ? 0o700 : 0o755) }
+            catch { logger.error("\(error)") }
+        }
+        logger.info("plugins: \(config.paths.plugins); outputs: \(config.paths.out); containers: \(config.paths.containers)")
+        rescanPlugins()
+    }
+
+    /// Something changed in the plugin folder: rescan once it has been quiet for `pluginSettleMs`.
+    public func pluginFolderChanged() { pluginDebouncer?.signal() }
+
+    /// Rescans the plugin folder now.
+    public func rescanPlugins() { registry.reconcile(PluginFile.scan(config.paths.plugins)) }
+
+    /// Something changed under `containers/<group>/`: the first event reloads at once, a burst
+    /// that follows is coalesced into one more reload per window (throttle).
+    public func containerChanged(group: String) {
+        guard let throttle = containerThrottles[group] else { return }
+        throttle.signal()
+    }
+
+    /// Reload requests (`WidgetCenter.reloadTimelines(ofKind:)`, `reload` command); nil = all.
+    public func reload(kind: String?, reason: String) {
+        scheduler.reload(reason: reason) { kind == nil || $0.kind == kind }
+    }
+
+    /// Applies a new, already validated config: paths, defaults and widgets take effect now.
+    public func apply(_ new: HostConfig) {
+        let old = config
+        guard new != old else { logger.info("configuration unchanged"); return }
+        config = new
+        logger.notice("configuration applied")
+        scheduler.settings = Self.schedulerSettings(new)
+        registry.requestTimeout = new.defaults.requestTimeoutSeconds
+        if new.paths.out != old.paths.out { fileSink.directory = new.paths.out }
+        if new.defaults.pluginSettleMs != old.defaults.pluginSettleMs {
+            pluginDebouncer?.close()
+            pluginDebouncer = Debouncer(loop: loop, delay: Double(new.defaults.pluginSettleMs) / 1000) { [weak self] in self?.rescanPlugins() }
+        }
+        if new.defaults.containerCoalesceMs != old.defaults.containerCoalesceMs {
+            for t in containerThrottles.values { t.close() }
+            containerThrottles = [:]
+        }
+        if new.paths.containers != old.paths.containers {
+            for t in containerThrottles.values { t.close() }
+            containerThrottles = [:]
+            try? FileIO.makeDirectories(new.paths.containers, mode: 0o700)
+        }
+        if new.paths.plugins != old.paths.plugins {
+            try? FileIO.makeDirectories(new.paths.plugins)
+            rescanPlugins()
+        }
+        replan(changedBundles: [], removedReason: "widget removed from the configuration")
+    }
+
+    /// Stops every worker and timer. Output files are complete (every write is a rename).
+    public func shutdown() {
+        scheduler.close()
+        pluginDebouncer?.close()
+        for t in containerThrottles.values { t.close() }
+        containerThrottles = [:]
+        registry.stopAll()
+        logger.notice("stopped")
+    }
+
+    private func registryChanged(_ event: RegistryEvent) {
+        switch event {
+        case .loaded(let b): replan(changedBundles: [b.name], removedReason: "")
+        case .replaced(_, let b): replan(changedBundles: [b.name], removedReason: "widget no longer declared by \(b.name)")
+        case .removed(let b): replan(changedBundles: [b.name], removedReason: "plugin \(b.name) removed")
+        case .rejected: break
+        }
+    }
+
+    private func replan(changedBundles: Set<String>, removedReason: String) {
+        let names = registry.bundles.keys.sorted()
+        let plan = WidgetInstancePlanner.plan(config: config, bundles: names.map { registry.bundles[$0]!.manifest }, bundleNames: names)
+        if plan.unresolved != lastUnresolved {
+            for u in plan.unresolved where !lastUnresolved.contains(u) { logger.warning("\(u)") }
+            lastUnresolved = plan.unresolved
+        }
+        updateContainers()
+        scheduler.setInstances(plan.instances, changedBundles: changedBundles, removedReason: removedReason)
+    }
+
+    private func updateContainers() {
+        var dirs: [String: String] = [:]
+        for b in registry.bundles.values {
+            for g in b.manifest.appGroups {
+                guard AppGroupContainer.isValidGroupID(g) else {
+                    logger.warning("\(b.name): ignoring invalid app group id \"\(g)\""); continue
+                }
+                dirs[g] = config.paths.containers + "/" + g
+            }
+        }
+        for (g, t) in containerThrottles where dirs[g] == nil { t.close(); containerThrottles[g] = nil }
+        for (g, dir) in dirs where containerThrottles[g] == nil {
+            do { try FileIO.makeDirectories(dir, mode: 0o700) } catch { logger.error("\(error)") }
+            containerThrottles[g] = BurstThrottle(loop: loop, window: Double(config.defaults.containerCoalesceMs) / 1000) { [weak self] in
+                guard let self else { return }
+                let users = Set(self.registry.bundles.values.filter { $0.manifest.appGroups.contains(g) }.map(\.name))
+                self.scheduler.reload(reason: "container \(g) changed") { users.contains($0.bundleName) }
+            }
+        }
+        if dirs != containerDirectories {
+            containerDirectories = dirs
+            onContainerDirectoriesChanged(dirs)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// One widget's current state as written to `out/<id>.json` and to `--stdout jsonl`: waybar's
+/// keys (`text`, `alt`, `tooltip`, `class`, `percentage`) plus `id`, `kind`, `family`, `date`
+/// (the entry's date, ISO 8601), `url`, `stale`, `error` and `removed`. Absent optionals are
+/// omitted. Value type.
+public struct WidgetOutput: Codable, Equatable, Sendable {
+    public var id: String
+    public var text: String
+    public var alt: String?
+    public var tooltip: String?
+    public var `class`: [String]
+    public var percentage: Int?
+    public var kind: String
+    public var family: String
+    public var date: String?
+    public var url: String?
+    /// The entry is older than it should be (a reload failed or was not possible).
+    public var stale: Bool
+    public var error: String?
+    /// The widget is gone (its bundle was removed or the config no longer lists it).
+    public var removed: Bool?
+
+    public init(id: String, text: String, alt: String? = nil, tooltip: String? = nil, class: [String] = [],
+                percentage: Int? = nil, kind: String, family: String, date: String? = nil, url: String? = nil,
+                stale: Bool = false, error: String? = nil, removed: Bool? = nil) {
+        self.id = id; self.text = text; self.alt = alt; self.tooltip = tooltip; self.class = `class`
+        self.percentage = percentage; self.kind = kind; self.family = family; self.date = date; self.url = url
+        self.stale = stale; self.error = error; self.removed = removed
+    }
+
+    /// Equal renderings: everything but the entry date (a new entry showing the same thing is no update).
+    public func sameRendering(as other: WidgetOutput) -> Bool {
+        var a = self, b = other
+        a.date = nil; b.date = nil
+        return a == b
+    }
+
+    public func jsonData() -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? e.encode(self)) ?? Data("{}".utf8)
+    }
+
+    public static func isoDate(_ d: Date) -> String { d.formatted(.iso8601) }
+}

@@ -1,0 +1,227 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+
+/// One bundle the host serves: the `.so` it came from, the manifest its worker described, and
+/// that worker (started again on demand after an exit). Loop thread only.
+public final class LoadedBundle {
+    /// The file in the plugin folder, as it was when validated.
+    public let file: PluginFile
+    /// What the worker loads: a private copy of `file` in the state directory, so a later copy
+    /// over the original can neither crash the running worker nor take away the version it
+    /// serves (or the same path when no snapshot directory is configured).
+    public let runPath: String
+    public internal(set) var manifest: BundleManifest
+    var connection: (any WorkerConnection)?
+    var workerGeneration = 0
+
+    init(file: PluginFile, runPath: String, manifest: BundleManifest) {
+        self.file = file; self.runPath = runPath; self.manifest = manifest
+    }
+
+    /// The file name, which is how logs and configs name a bundle (`HabitWidget.so`).
+    public var name: String { file.name }
+    public var bundleId: String { manifest.bundleId }
+    public var isWorkerRunning: Bool { connection != nil }
+}
+
+/// What changed in the registry. Delivered on the loop thread after the change took effect.
+public enum RegistryEvent {
+    case loaded(LoadedBundle)
+    /// The new version answered `describe`; the old worker is already stopped.
+    case replaced(old: LoadedBundle, new: LoadedBundle)
+    case removed(LoadedBundle)
+    /// A file could not be validated; `kept` is the version that goes on serving, if any.
+    /// The file is not retried until it changes.
+    case rejected(file: PluginFile, reason: String, kept: LoadedBundle?)
+}
+
+/// The set of bundles being served, kept in step with the plugin folder (DESIGN §7).
+///
+/// `reconcile` compares the folder with what is loaded: a new or changed file is validated by
+/// `describe` in a *new* worker; only when that succeeds does it replace the old version (whose
+/// worker is then stopped). A broken replacement leaves the old version serving. A removed file's
+/// worker is stopped. Threading: loop thread only; events are delivered on it.
+public final class PluginRegistry {
+    public private(set) var bundles: [String: LoadedBundle] = [:]
+    /// Files that failed validation, by name → fingerprint (not retried until the file changes)
+    /// and the reason.
+    public private(set) var rejected: [String: (fingerprint: String, reason: String)] = [:]
+    private var validating: [String: String] = [:]
+    private let launcher: any WorkerLauncher
+    private let snapshotDirectory: String?
+    private let logger: Logger
+    public var requestTimeout: Double
+    public var onEvent: (RegistryEvent) -> Void = { _ in }
+
+    /// - Parameter snapshotDirectory: where private copies of bundles are kept (cleared at start);
+    ///   nil to run workers on the plugin files themselves (tests).
+    public init(launcher: any WorkerLauncher, snapshotDirectory: String?, requestTimeout: Double = 10, logger: Logger) {
+        self.launcher = launcher
+        self.snapshotDirectory = snapshotDirectory
+        self.requestTimeout = requestTimeout
+        self.logger = logger
+        if let dir = snapshotDirectory {
+            try? FileIO.makeDirectories(dir, mode: 0o700)
+            for name in FileIO.list(dir) ?? [] where name.hasSuffix(".so") { FileIO.remove(dir + "/" + name) }
+        }
+    }
+
+    /// True while a file is being validated.
+    public var isValidating: Bool { !validating.isEmpty }
+
+    /// Brings the registry in line with `files` (the folder's current `.so` files).
+    public func reconcile(_ files: [PluginFile]) {
+        let byName = Dictionary(files.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for (name, bundle) in bundles where byName[name] == nil {
+            bundles[name] = nil
+            stopWorker(bundle)
+            removeSnapshot(bundle)
+            logger.info("plugin removed: \(name) (\(bundle.bundleId))")
+            onEvent(.removed(bundle))
+        }
+        for name in validating.keys where byName[name] == nil { validating[name] = nil }
+        for name in rejected.keys where byName[name] == nil { rejected[name] = nil }
+        for file in files {
+            if bundles[file.name]?.file.fingerprint == file.fingerprint { continue }
+            if validating[file.name] == file.fingerprint { continue }
+            if rejected[file.name]?.fingerprint == file.fingerprint { continue }
+            validate(file)
+        }
+    }
+
+    private func validate(_ file: PluginFile) {
+        validating[file.name] = file.fingerprint
+        var runPath = file.path
+        if let dir = snapshotDirectory {
+            let stem = String(file.name.dropLast(3))
+            runPath = dir + "/\(stem)-\(UInt32(truncatingIfNeeded: file.fingerprint.hashValue)).so"
+            do { try FileIO.copy(file.path, to: runPath) } catch {
+                finishRejected(file, reason: "\(error)")
+                return
+            }
+        }
+        let candidate = LoadedBundle(file: file, runPath: runPath,
+                                     manifest: BundleManifest(bundleId: "?", sdkVersion: "", abiVersion: 0, widgets: [], appGroups: []))
+        guard let connection = startWorker(candidate) else {
+            removeSnapshot(candidate)
+            return
+        }
+        connection.send(WireRequest(op: .describe), timeout: requestTimeout) { [weak self] result in
+            guard let self else { return }
+            guard self.validating[file.name] == file.fingerprint else {
+                // Superseded by a newer file or removed while validating.
+                self.stopWorker(candidate)
+                self.removeSnapshot(candidate)
+                return
+            }
+            self.validating[file.name] = nil
+            switch result {
+            case .failure(let f):
+                self.stopWorker(candidate); self.removeSnapshot(candidate)
+                self.finishRejected(file, reason: self.clean(f.description, candidate))
+            case .success(let r):
+                if let problem = Self.problem(with: r) {
+                    self.stopWorker(candidate); self.removeSnapshot(candidate)
+                    self.finishRejected(file, reason: problem)
+                    return
+                }
+                candidate.manifest = r.manifest!
+                self.install(candidate)
+            }
+        }
+    }
+
+    static func problem(with r: WireResponse) -> String? {
+        guard r.ok else { return "describe failed: \(r.error ?? "no reason given")" }
+        guard let m = r.manifest else { return "describe returned no manifest" }
+        guard m.abiVersion == 1 else { return "plugin ABI version \(m.abiVersion) (this host speaks 1)" }
+        let kinds = m.widgets.map(\.kind)
+        if Set(kinds).count != kinds.count { return "the manifest declares a widget kind twice" }
+        return nil
+    }
+
+    private func install(_ bundle: LoadedBundle) {
+        rejected[bundle.name] = nil
+        let w = bundle.manifest.widgets.map(\.kind).joined(separator: ", ")
+        if let old = bundles[bundle.name] {
+            bundles[bundle.name] = bundle
+            stopWorker(old)
+            removeSnapshot(old)
+            logger.notice("plugin replaced: \(bundle.name) (\(bundle.bundleId); widgets: \(w))")
+            onEvent(.replaced(old: old, new: bundle))
+        } else {
+            bundles[bundle.name] = bundle
+            logger.notice("plugin loaded: \(bundle.name) (\(bundle.bundleId); widgets: \(w))")
+            onEvent(.loaded(bundle))
+        }
+    }
+
+    private func finishRejected(_ file: PluginFile, reason: String) {
+        validating[file.name] = nil
+        rejected[file.name] = (file.fingerprint, reason)
+        let kept = bundles[file.name]
+        if kept != nil {
+            logger.error("plugin replacement rejected, previous version keeps serving: \(file.name): \(reason)")
+        } else {
+            logger.error("plugin rejected: \(file.name): \(reason)")
+        }
+        onEvent(.rejected(file: file, reason: reason, kept: kept))
+    }
+
+    /// Worker errors name the snapshot; show the user the file they installed instead.
+    private func clean(_ text: String, _ bundle: LoadedBundle) -> String {
+        bundle.runPath == bundle.file.path ? text : text.replacing(bundle.runPath, with: bundle.file.path)
+    }
+
+    /// Sends a request to a bundle's worker, starting it if it is not running.
+    public func call(_ bundle: LoadedBundle, _ request: WireRequest, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void) {
+        let connection: any WorkerConnection
+        if let c = bundle.connection { connection = c } else {
+            guard let c = startWorker(bundle) else {
+                reply(.failure(WorkerFailure("cannot start the worker of \(bundle.name)")))
+                return
+            }
+            connection = c
+        }
+        connection.send(request, timeout: requestTimeout) { [weak self] result in
+            guard let self else { return }
+            reply(result.mapError { WorkerFailure(self.clean($0.description, bundle)) })
+        }
+    }
+
+    /// Stops every worker (shutdown). Bundles stay listed.
+    public func stopAll() {
+        for b in bundles.values { stopWorker(b) }
+        validating.removeAll()
+    }
+
+    private func startWorker(_ bundle: LoadedBundle) -> (any WorkerConnection)? {
+        bundle.workerGeneration += 1
+        let generation = bundle.workerGeneration
+        let result = launcher.launch(pluginPath: bundle.runPath) { [weak self, weak bundle] failure in
+            guard let self, let bundle, bundle.workerGeneration == generation else { return }
+            bundle.connection = nil
+            self.logger.warning("worker exited: \(bundle.name): \(self.clean(failure.description, bundle))")
+        }
+        switch result {
+        case .success(let c):
+            bundle.connection = c
+            return c
+        case .failure(let f):
+            if validating[bundle.name] == bundle.file.fingerprint { finishRejected(bundle.file, reason: f.description) }
+            else { logger.error("cannot start worker: \(bundle.name): \(f.description)") }
+            return nil
+        }
+    }
+
+    private func stopWorker(_ bundle: LoadedBundle) {
+        bundle.workerGeneration += 1
+        bundle.connection?.stop()
+        bundle.connection = nil
+    }
+
+    private func removeSnapshot(_ bundle: LoadedBundle) {
+        if bundle.runPath != bundle.file.path { FileIO.remove(bundle.runPath) }
+    }
+}

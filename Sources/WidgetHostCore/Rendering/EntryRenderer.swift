@@ -1,0 +1,42 @@
+import FoundationEssentials
+import OpenWidgetKit
+import WidgetRendering
+
+/// An entry's view tree as the outputs show it: the waybar fields plus the entry's URL.
+public struct RenderedEntry: Equatable, Sendable {
+    public var text: String
+    public var alt: String?
+    public var tooltip: String?
+    public var classes: [String]
+    public var percentage: Int?
+    public var url: String?
+    public init(text: String, alt: String? = nil, tooltip: String? = nil, classes: [String] = [], percentage: Int? = nil, url: String? = nil) {
+        self.text = text; self.alt = alt; self.tooltip = tooltip; self.classes = classes; self.percentage = percentage; self.url = url
+    }
+}
+
+/// Turns an entry's view tree into output text. Pure; safe from any thread.
+public protocol EntryRenderer {
+    func render(_ view: ViewNode, family: WidgetFamily, now: Date) -> RenderedEntry
+    /// The next instant after `date` at which the rendering of `view` changes by itself (a live
+    /// date node ticking), nil when it never does. The scheduler re-renders then, and only while
+    /// such a node is on screen.
+    func nextChange(of view: ViewNode, after date: Date) -> Date?
+}
+
+/// The renderer of `WidgetRendering` (waybar fields from `WaybarRenderer`).
+///
+/// Until `LiveDateFormatter` lands with the render branch, live dates do not tick (`nextChange`
+/// returns nil); swap in `LiveDateFormatter.nextChange(of:after:)` at merge.
+public struct StandardEntryRenderer: EntryRenderer {
+    public init() {}
+
+    public func render(_ view: ViewNode, family: WidgetFamily, now: Date) -> RenderedEntry {
+        let w = WaybarRenderer.render(view, family: family, options: RenderOptions(now: now))
+        var url: String?
+        view.walk { node in if url == nil { url = node.mods.widgetURL ?? (node.kind == .link ? node.url : nil) } }
+        return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: url)
+    }
+
+    public func nextChange(of view: ViewNode, after date: Date) -> Date? { nil }
+}

@@ -1,0 +1,33 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// `TimelineReloadPolicy`: when the host asks for the next timeline at the earliest (DESIGN §5).
+public enum ReloadPolicy: Equatable, Sendable {
+    /// After the last entry's date.
+    case atEnd
+    /// At this date.
+    case after(Date)
+    /// Only on request (container change, reload request, config or plugin change).
+    case never
+
+    /// From the wire; an absent or unknown policy is `.atEnd`, WidgetKit's default.
+    public init(_ wire: WirePolicy?) {
+        switch wire?.type {
+        case "after": self = wire?.date.map { .after($0) } ?? .atEnd
+        case "never": self = .never
+        default: self = .atEnd
+        }
+    }
+
+    /// The earliest next reload for a timeline of `entries` requested at `requestedAt`, never
+    /// sooner than `minInterval` after that request (a plugin that answers `.atEnd` with one entry
+    /// dated now must not make the host spin). nil: none scheduled.
+    public func nextReload(entries: [WireEntry], requestedAt: Date, minInterval: Double) -> Date? {
+        let floor = requestedAt.addingTimeInterval(minInterval)
+        switch self {
+        case .atEnd: return max(entries.map(\.date).max() ?? requestedAt, floor)
+        case .after(let d): return max(d, floor)
+        case .never: return nil
+        }
+    }
+}

@@ -1,0 +1,233 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+
+/// One widget instance's timeline state. Loop thread only.
+public final class WidgetInstance {
+    public let spec: InstanceSpec
+    public var id: String { spec.id }
+    /// The current timeline, ascending by date.
+    public internal(set) var entries: [WireEntry] = []
+    public internal(set) var policy: ReloadPolicy = .atEnd
+    /// The earliest next reload; nil = only on request.
+    public internal(set) var nextReload: Date?
+    var nextReloadReason = "first load"
+    public internal(set) var inFlight = false
+    var pendingReason: String?
+    var lastRequest: Date?
+    public internal(set) var consecutiveFailures = 0
+    public internal(set) var lastError: String?
+    /// Index of the entry on screen.
+    public internal(set) var shownIndex: Int?
+    var liveChange: Date?
+    /// Timeline requests sent (for tests and status).
+    public internal(set) var requestCount = 0
+
+    init(spec: InstanceSpec) { self.spec = spec }
+
+    /// The entry that should be on screen at `now`: the last one dated at or before it (the
+    /// first when all are in the future).
+    func entryIndex(at now: Date) -> Int? {
+        guard !entries.isEmpty else { return nil }
+        return entries.lastIndex(where: { $0.date <= now }) ?? 0
+    }
+}
+
+/// Runs the timelines of all widget instances (DESIGN §5).
+///
+/// - Requests a timeline per instance (first load, then as the policy says, or on request).
+/// - Swaps entries at their dates with no plugin call.
+/// - Keeps ONE wall-clock timer armed at the earliest instant anything is due (next entry, next
+///   reload, next live-date tick), and nothing armed when nothing is due: no polling.
+/// - Re-evaluates everything when the wall clock is set (forward or back) or after a resume.
+/// - A failed reload keeps the last entries on screen marked `stale` with the `error`, and
+///   retries with exponential backoff.
+///
+/// Threading: loop thread only. `fetch` must call its reply on the loop thread.
+public final class TimelineScheduler {
+    public typealias Fetch = (InstanceSpec, WireRequest, @escaping (Result<WireResponse, WorkerFailure>) -> Void) -> Void
+
+    public struct Settings: Equatable, Sendable {
+        public var minReloadSeconds: Double = 1
+        public var retryBaseSeconds: Double = 5
+        public var retryMaxSeconds: Double = 300
+        public init() {}
+    }
+
+    public private(set) var instances: [String: WidgetInstance] = [:]
+    public var settings: Settings
+    private let loop: any HostLoop
+    private let renderer: any EntryRenderer
+    private let publisher: OutputPublisher
+    private let fetch: Fetch
+    private let logger: Logger
+    private var timer: (any WallClockTimer)?
+    private var evaluating = false
+    private var evaluateAgain = false
+
+    public init(loop: any HostLoop, renderer: any EntryRenderer, publisher: OutputPublisher,
+                settings: Settings = Settings(), logger: Logger, fetch: @escaping Fetch) {
+        self.loop = loop; self.renderer = renderer; self.publisher = publisher
+        self.settings = settings; self.logger = logger; self.fetch = fetch
+        self.timer = nil
+        self.timer = loop.makeWallClockTimer(
+            fire: { [weak self] in self?.evaluate() },
+            clockChanged: { [weak self] in
+                self?.logger.info("wall clock changed: re-evaluating every schedule")
+                self?.evaluate()
+            })
+    }
+
+    /// The date the wall-clock timer is armed for (nil: nothing due).
+    public var armedDate: Date? { timer?.armedDate }
+
+    /// Replaces the set of instances. New ones load; ones whose spec changed reload with
+    /// `reason`; ones in `reloadAll` reload with "new plugin version"; vanished ones are
+    /// published as removed.
+    public func setInstances(_ specs: [InstanceSpec], changedBundles: Set<String> = [], removedReason: String = "widget removed") {
+        let incoming = Dictionary(specs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for (id, inst) in instances where incoming[id] == nil {
+            instances[id] = nil
+            publishRemoved(inst, reason: removedReason)
+        }
+        for spec in specs {
+            if let old = instances[spec.id] {
+                if old.spec == spec && !changedBundles.contains(spec.bundleName) { continue }
+                let inst = WidgetInstance(spec: spec)
+                inst.entries = old.entries
+                instances[spec.id] = inst
+                request(inst, reason: old.spec == spec ? "new plugin version" : "configuration changed")
+            } else {
+                let inst = WidgetInstance(spec: spec)
+                instances[spec.id] = inst
+                request(inst, reason: "first load")
+            }
+        }
+        evaluate()
+    }
+
+    /// Asks for new timelines of the instances matching `filter` (coalesced with one in flight).
+    public func reload(reason: String, where filter: (InstanceSpec) -> Bool) {
+        for inst in instances.values.sorted(by: { $0.id < $1.id }) where filter(inst.spec) {
+            if inst.inFlight { inst.pendingReason = reason } else { request(inst, reason: reason) }
+        }
+        evaluate()
+    }
+
+    /// Publishes every instance as removed (shutdown is NOT removal; this is for tests/teardown).
+    public func close() { timer?.close(); timer = nil }
+
+    private func publishRemoved(_ inst: WidgetInstance, reason: String) {
+        publisher.publish(WidgetOutput(id: inst.id, text: "", class: ["removed"], kind: inst.spec.kind,
+                                       family: inst.spec.family.rawValue, stale: true, error: reason, removed: true),
+                          to: inst.spec.outputs)
+        publisher.forget(inst.id)
+    }
+
+    private func request(_ inst: WidgetInstance, reason: String) {
+        let now = loop.now
+        inst.inFlight = true
+        inst.lastRequest = now
+        inst.requestCount += 1
+        logger.info("reload \(inst.id) (\(inst.spec.bundleName) \(inst.spec.kind) \(inst.spec.family)): \(reason)")
+        let req = WireRequest(op: .timeline, kind: inst.spec.kind, family: inst.spec.family,
+                              displaySize: inst.spec.family.nominalSize, configuration: inst.spec.parameters, isPreview: false)
+        fetch(inst.spec, req) { [weak self, weak inst] result in
+            guard let self, let inst, self.instances[inst.id] === inst else { return }
+            self.received(result, for: inst)
+        }
+    }
+
+    private func received(_ result: Result<WireResponse, WorkerFailure>, for inst: WidgetInstance) {
+        inst.inFlight = false
+        let now = loop.now
+        var failure: String?
+        switch result {
+        case .failure(let f): failure = f.description
+        case .success(let r):
+            if !r.ok { failure = "timeline failed: \(r.error ?? "no reason given")" }
+            else if let entries = r.entries, !entries.isEmpty {
+                inst.entries = entries.sorted { $0.date < $1.date }
+                inst.policy = ReloadPolicy(r.policy)
+                inst.nextReload = inst.policy.nextReload(entries: inst.entries, requestedAt: inst.lastRequest ?? now,
+                                                         minInterval: settings.minReloadSeconds)
+                inst.nextReloadReason = {
+                    switch inst.policy {
+                    case .atEnd: "timeline ended (policy atEnd)"
+                    case .after: "policy after(date) reached"
+                    case .never: ""
+                    }
+                }()
+                inst.consecutiveFailures = 0
+                inst.lastError = nil
+                inst.shownIndex = nil
+            } else { failure = "timeline returned no entries" }
+        }
+        if let failure {
+            inst.consecutiveFailures += 1
+            inst.lastError = failure
+            let delay = min(settings.retryMaxSeconds, settings.retryBaseSeconds * Double(1 << min(inst.consecutiveFailures - 1, 20)))
+            inst.nextReload = now.addingTimeInterval(delay)
+            inst.nextReloadReason = "retry after failure"
+            inst.shownIndex = nil
+            logger.error("reload failed: \(inst.id): \(failure) (retry in \(Int(delay)) s)")
+        }
+        if let pending = inst.pendingReason {
+            inst.pendingReason = nil
+            request(inst, reason: pending)
+        }
+        evaluate()
+    }
+
+    /// Shows the due entry of every instance, starts due reloads and re-arms the timer.
+    public func evaluate() {
+        guard !evaluating else { evaluateAgain = true; return }
+        evaluating = true
+        defer { evaluating = false }
+        repeat {
+            evaluateAgain = false
+            evaluatePass()
+        } while evaluateAgain
+    }
+
+    private func evaluatePass() {
+        let now = loop.now
+        var next: Date?
+        func consider(_ d: Date?) { if let d { next = next.map { min($0, d) } ?? d } }
+        for inst in instances.values.sorted(by: { $0.id < $1.id }) {
+            if let r = inst.nextReload, !inst.inFlight {
+                if r <= now {
+                    inst.nextReload = nil
+                    request(inst, reason: inst.nextReloadReason)
+                } else { consider(r) }
+            }
+            guard let idx = inst.entryIndex(at: now) else {
+                if let err = inst.lastError {
+                    publisher.publish(WidgetOutput(id: inst.id, text: "", class: ["error"], kind: inst.spec.kind,
+                                                   family: inst.spec.family.rawValue, stale: true, error: err), to: inst.spec.outputs)
+                }
+                continue
+            }
+            let liveDue = inst.liveChange.map { $0 <= now } ?? false
+            if idx != inst.shownIndex || liveDue {
+                inst.shownIndex = idx
+                show(inst, inst.entries[idx], now: now)
+            }
+            if idx + 1 < inst.entries.count, inst.entries[idx + 1].date > now { consider(inst.entries[idx + 1].date) }
+            consider(inst.liveChange)
+        }
+        if let next { timer?.arm(at: next) } else { timer?.disarm() }
+    }
+
+    private func show(_ inst: WidgetInstance, _ entry: WireEntry, now: Date) {
+        let r = renderer.render(entry.view, family: inst.spec.family, now: now)
+        inst.liveChange = renderer.nextChange(of: entry.view, after: now)
+        var classes = r.classes
+        if inst.lastError != nil && !classes.contains("stale") { classes.append("stale") }
+        let out = WidgetOutput(id: inst.id, text: r.text, alt: r.alt, tooltip: r.tooltip, class: classes,
+                               percentage: r.percentage, kind: inst.spec.kind, family: inst.spec.family.rawValue,
+                               date: WidgetOutput.isoDate(entry.date), url: r.url,
+                               stale: inst.lastError != nil, error: inst.lastError)
+        publisher.publish(out, to: inst.spec.outputs)
+    }
+}

@@ -1,0 +1,115 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small synchronous file helpers (no FileManager, no Foundation): the host writes a few small
+/// files per update, so blocking I/O on the loop thread costs microseconds.
+/// Safe from any thread; each call is independent.
+public enum FileIO {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+
+    /// Reads a whole file, nil when it cannot be opened.
+    public static func read(_ path: String, limit: Int = 64 << 20) -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out = [UInt8]()
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while out.count < limit {
+            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        return Data(out)
+    }
+
+    /// Writes `data` to a temporary name in the same directory, then renames it over `path`:
+    /// a reader sees the old file or the new one, never a torn one.
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
+        let tmp = path.dropLastPathComponentPrefix() + ".\(path.lastPathComponent).\(getpid()).tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw Failure(description: "cannot write \(tmp): \(errnoText())") }
+        let ok = data.withUnsafeBytes { raw -> Bool in
+            var off = 0
+            while off < raw.count {
+                let n = write(fd, raw.baseAddress! + off, raw.count - off)
+                if n < 0 { if errno == EINTR { continue }; return false }
+                off += n
+            }
+            return true
+        }
+        let err = errnoText()
+        close(fd)
+        guard ok else { unlink(tmp); throw Failure(description: "cannot write \(tmp): \(err)") }
+        guard rename(tmp, path) == 0 else {
+            let e = errnoText(); unlink(tmp)
+            throw Failure(description: "cannot rename \(tmp) to \(path): \(e)")
+        }
+    }
+
+    /// Copies a file (to a temporary name, then renamed).
+    public static func copy(_ from: String, to: String) throws {
+        guard let data = read(from, limit: Int.max) else { throw Failure(description: "cannot read \(from): \(errnoText())") }
+        try writeAtomically(data, to: to, mode: 0o600)
+    }
+
+    /// `mkdir -p` with `mode` for the directories it creates.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, mode) != 0 && errno != EEXIST {
+                throw Failure(description: "cannot create \(current): \(errnoText())")
+            }
+        }
+    }
+
+    /// The names in a directory (without `.` and `..`), nil when it cannot be read.
+    public static func list(_ path: String) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let ent = readdir(dir) {
+            let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    public static func remove(_ path: String) { unlink(path) }
+}
+
+extension String {
+    /// The part after the last `/`.
+    public var lastPathComponent: String {
+        guard let i = lastIndex(of: "/") else { return self }
+        return String(self[index(after: i)...])
+    }
+
+    /// Everything up to and including the last `/` ("" when there is none).
+    func dropLastPathComponentPrefix() -> String {
+        guard let i = lastIndex(of: "/") else { return "" }
+        return String(self[...i])
+    }
+
+    /// The directory part ("." when there is none).
+    public var deletingLastPathComponent: String {
+        guard let i = lastIndex(of: "/") else { return "." }
+        return i == startIndex ? "/" : String(self[..<i])
+    }
+}
