@@ -3,6 +3,7 @@
 #include <uv.h>
 #include <sys/prctl.h>
 #include <signal.h>
+#include <sys/timerfd.h>
 
 /* prctl is variadic, which Swift cannot call: a fixed-arity wrapper. */
 static inline int widgethost_set_parent_death_signal(int sig) {

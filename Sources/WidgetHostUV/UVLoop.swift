@@ -1,0 +1,40 @@
+import CLibUV
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A libuv loop. Owned by one thread, which calls `run()`; every handle created on it is used
+/// from that thread only (cross-thread wake-ups go through `UVAsync.send`).
+public final class UVLoop {
+    public let raw: UnsafeMutablePointer<uv_loop_t>
+
+    public init() {
+        raw = .allocate(capacity: 1)
+        let rc = uv_loop_init(raw)
+        precondition(rc == 0, "uv_loop_init: \(UVError.describe(rc))")
+    }
+
+    /// Runs until `stop()` or until no active handle is left.
+    public func run() { _ = uv_run(raw, UV_RUN_DEFAULT) }
+
+    public func stop() { uv_stop(raw) }
+
+    /// Lets pending close callbacks run, then closes and frees the loop. Handles must be closed first.
+    public func close() {
+        _ = uv_run(raw, UV_RUN_DEFAULT)
+        _ = uv_loop_close(raw)
+        raw.deallocate()
+    }
+
+    /// Milliseconds of the loop's monotonic clock (cached per iteration).
+    public var nowMilliseconds: UInt64 { uv_now(raw) }
+}
+
+/// libuv error codes as text.
+public enum UVError {
+    public static func describe(_ code: Int32) -> String { String(cString: uv_strerror(code)) }
+}
+
+/// Ignores SIGPIPE for the whole process: libuv does not, and a write to a dead worker's pipe
+/// would otherwise kill the host (DESIGN §10). Call once at start.
+public func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }

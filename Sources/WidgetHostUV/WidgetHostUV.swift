@@ -1,1 +1,0 @@
-// WidgetHostUV: see docs/architecture.md

@@ -1,0 +1,221 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One worker process (`<executable> worker --plugin <path>`) driven from the loop: the core's
+/// `WorkerConnection` (DESIGN §3, docs/plugin-abi.md).
+///
+/// Requests are framed onto the worker's stdin; response frames from its stdout answer them in
+/// order. Its stderr is read line by line (logged at debug; the last line is the failure reason).
+/// A request that misses its deadline gets the worker SIGKILLed. When the worker exits, every
+/// pending request fails with the reason, and `onExit` runs unless `stop()` was called.
+/// Loop thread only.
+public final class WorkerProcess: WorkerConnection {
+    private struct Pending {
+        let reply: (Result<WireResponse, WorkerFailure>) -> Void
+        let deadline: UInt64
+    }
+
+    public let pluginPath: String
+    private let loop: UVLoop
+    private let process: UVProcess
+    private let logger: Logger
+    private var decoder = FrameDecoder()
+    private var pending: [Pending] = []
+    private var deadlineTimer: UVTimer?
+    private var killTimer: UVTimer?
+    private var stderrLine: [UInt8] = []
+    private var lastStderrLine: String?
+    private var stopped = false
+    private var exitStatus: (Int64, Int32)?
+    private var timedOut: Double?
+    private var openStreams = 2
+    private var onExit: (WorkerFailure) -> Void
+
+    public var pid: Int32 { process.pid }
+
+    public init(loop: UVLoop, executable: String, pluginPath: String, environment: [String: String],
+                logger: Logger, onExit: @escaping (WorkerFailure) -> Void) throws(WorkerFailure) {
+        self.loop = loop
+        self.pluginPath = pluginPath
+        self.logger = logger
+        self.onExit = onExit
+        var exitBox: ((Int64, Int32) -> Void)?
+        do {
+            process = try UVProcess(loop: loop, executable: executable, arguments: ["worker", "--plugin", pluginPath],
+                                    environment: environment) { status, signal in exitBox?(status, signal) }
+        } catch {
+            throw WorkerFailure(error.description)
+        }
+        exitBox = { [weak self] status, signal in self?.exited(status: status, signal: signal) }
+        deadlineTimer = UVTimer(loop: loop) { [weak self] in self?.deadlinePassed() }
+        process.stdoutPipe.onData = { [weak self] bytes in self?.stdoutData(bytes) }
+        process.stdoutPipe.onEnd = { [weak self] in self?.streamEnded() }
+        process.stderrPipe.onData = { [weak self] bytes in self?.stderrData(bytes) }
+        process.stderrPipe.onEnd = { [weak self] in self?.streamEnded() }
+        process.stdinPipe.onWriteError = { [weak self] status in
+            self?.logger.debug("write to worker \(pluginPath) failed: \(UVError.describe(status))")
+        }
+        process.stdoutPipe.startReading()
+        process.stderrPipe.startReading()
+    }
+
+    public func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void) {
+        guard !stopped, exitStatus == nil else { reply(.failure(WorkerFailure("worker of \(pluginPath) is not running"))); return }
+        let payload: Data
+        do { payload = try WireCodec.encode(request) } catch {
+            reply(.failure(WorkerFailure("cannot encode request: \(error)"))); return
+        }
+        pending.append(Pending(reply: reply, deadline: loop.nowMilliseconds + UInt64(max(1, timeout * 1000))))
+        if pending.count == 1 { armDeadline() }
+        process.stdinPipe.write(Array(Framing.frame(payload)))
+    }
+
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        failAll(WorkerFailure("worker of \(pluginPath) was stopped"))
+        process.stdinPipe.close()  // EOF: the worker exits 0
+        if exitStatus == nil {
+            killTimer = UVTimer(loop: loop) { [weak self] in self?.process.kill(SIGKILL) }
+            killTimer?.start(milliseconds: 1000)
+        }
+    }
+
+    private func armDeadline() {
+        guard let head = pending.first else { deadlineTimer?.stop(); return }
+        let now = loop.nowMilliseconds
+        deadlineTimer?.start(milliseconds: head.deadline > now ? head.deadline - now : 0)
+    }
+
+    private func deadlinePassed() {
+        guard let head = pending.first, exitStatus == nil else { return }
+        if head.deadline > loop.nowMilliseconds { armDeadline(); return }
+        timedOut = Double(head.deadline) / 1000
+        logger.warning("worker of \(pluginPath) missed its deadline: killed")
+        process.kill(SIGKILL)
+    }
+
+    private func stdoutData(_ bytes: [UInt8]) {
+        let frames: [Data]
+        do { frames = try decoder.append(bytes) } catch {
+            failAll(WorkerFailure("\(pluginPath): \(error)"))
+            process.kill(SIGKILL)
+            return
+        }
+        for frame in frames {
+            guard !pending.isEmpty else {
+                logger.warning("worker of \(pluginPath) sent an unsolicited frame (\(frame.count) bytes)")
+                continue
+            }
+            let p = pending.removeFirst()
+            armDeadline()
+            do {
+                p.reply(.success(try WireCodec.decode(WireResponse.self, from: frame)))
+            } catch {
+                let preview = String(decoding: frame.prefix(80), as: UTF8.self)
+                p.reply(.failure(WorkerFailure("\(pluginPath): the plugin answered with a malformed response (\(frame.count) bytes: \(preview.debugDescription))")))
+            }
+        }
+    }
+
+    private func stderrData(_ bytes: [UInt8]) {
+        for b in bytes {
+            if b == 0x0a {
+                let line = String(decoding: stderrLine, as: UTF8.self)
+                stderrLine.removeAll(keepingCapacity: true)
+                if !line.allSatisfy(\.isWhitespace) {
+                    lastStderrLine = line
+                    logger.debug("plugin \(pluginPath.lastPathComponent): \(line)")
+                }
+            } else if stderrLine.count < 4096 {
+                stderrLine.append(b)
+            }
+        }
+    }
+
+    private func exited(status: Int64, signal: Int32) {
+        exitStatus = (status, signal)
+        deadlineTimer?.stop()
+        killTimer?.close(); killTimer = nil
+        finishIfDone()
+    }
+
+    private func streamEnded() {
+        openStreams -= 1
+        finishIfDone()
+    }
+
+    /// Reports the exit once the process has exited and both its output streams are drained,
+    /// so the last response and the last stderr line are never lost.
+    private func finishIfDone() {
+        guard let (status, signal) = exitStatus, openStreams <= 0 else { return }
+        if !stderrLine.isEmpty { lastStderrLine = String(decoding: stderrLine, as: UTF8.self); stderrLine = [] }
+        let how = signal != 0 ? "was killed by signal \(signal)" : "exited with status \(status)"
+        let reason: String
+        if timedOut != nil { reason = "\(pluginPath): worker missed its deadline and was killed" }
+        else if let line = lastStderrLine, line.hasPrefix("widgethost worker:") { reason = line }
+        else if let line = lastStderrLine { reason = "\(pluginPath): worker \(how): \(line)" }
+        else { reason = "\(pluginPath): worker \(how)" }
+        let failure = WorkerFailure(reason)
+        failAll(failure)
+        deadlineTimer?.close(); deadlineTimer = nil
+        process.stdinPipe.close(); process.stdoutPipe.close(); process.stderrPipe.close()
+        let cb = onExit
+        onExit = { _ in }
+        if !stopped { cb(failure) }
+    }
+
+    private func failAll(_ failure: WorkerFailure) {
+        let p = pending
+        pending = []
+        deadlineTimer?.stop()
+        for item in p { item.reply(.failure(failure)) }
+    }
+}
+
+/// Starts workers as children of this process: `/proc/self/exe worker --plugin <path>` (so a
+/// replaced `widgethost` binary cannot cause version skew), with `SWIFT_BACKTRACE=enable=no`
+/// (the backtracer costs 30–60 ms per crash) and `WIDGETHOST_CONTAINERS` set. Loop thread only.
+public final class UVWorkerLauncher: WorkerLauncher {
+    private let loop: UVLoop
+    private let executable: String
+    private let logger: Logger
+    public var containersRoot: String
+
+    public init(loop: UVLoop, executable: String = "/proc/self/exe", containersRoot: String, logger: Logger) {
+        self.loop = loop; self.executable = executable; self.containersRoot = containersRoot; self.logger = logger
+    }
+
+    public func launch(pluginPath: String, onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
+        var env = ProcessInfoEnvironment.current()
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        env["WIDGETHOST_CONTAINERS"] = containersRoot
+        do {
+            let w = try WorkerProcess(loop: loop, executable: executable, pluginPath: pluginPath,
+                                      environment: env, logger: logger, onExit: onExit)
+            logger.debug("worker started: pid \(w.pid) for \(pluginPath)")
+            return .success(w)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// This process's environment as a dictionary.
+public enum ProcessInfoEnvironment {
+    public static func current() -> [String: String] {
+        var out: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return out
+    }
+}
