@@ -14,4 +14,6 @@ struct WidgetHostCommand: ParsableCommand {
 let subcommandList: [any ParsableCommand.Type] = [
     WorkerCommand.self,
     PreviewCommand.self,
+    RunCommand.self,
+    DefaultsCommand.self,
 ]

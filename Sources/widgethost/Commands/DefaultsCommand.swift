@@ -1,0 +1,86 @@
+import ArgumentParser
+import FoundationEssentials
+import OpenWidgetKit
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `widgethost defaults read|write|delete <group> [key] [value]`: edits an app group's
+/// `SharedDefaults` the way `defaults(1)` edits a domain — atomically and under the container's
+/// lock, so an app, a script and a plugin never lose each other's writes.
+struct DefaultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "defaults",
+        abstract: "Read and write an app group's shared defaults (containers/<group>/defaults.json).",
+        subcommands: [Read.self, Write.self, Delete.self]
+    )
+
+    struct Location: ParsableArguments {
+        @Option(help: "The config file whose paths.containers to use.")
+        var config: String?
+        @Option(help: "The containers root (overrides the config).")
+        var containers: String?
+
+        /// Points `SharedDefaults` at the right containers root.
+        func apply() throws {
+            var root = containers
+            if root == nil {
+                let source = ConfigSource(explicitPath: config)
+                if source.path != nil {
+                    switch source.load() {
+                    case .success(let c): root = c.paths.containers
+                    case .failure(let e): throw ValidationError("invalid configuration: \(e)")
+                    }
+                }
+            }
+            if let root { setenv("WIDGETHOST_CONTAINERS", ConfigSource.absolute(root), 1) }
+        }
+
+        func open(_ group: String) throws -> SharedDefaults {
+            try apply()
+            guard let d = SharedDefaults(suiteName: group) else {
+                throw ValidationError("invalid group id \"\(group)\" (1–128 characters of A–Z a–z 0–9 . _ -)")
+            }
+            return d
+        }
+    }
+
+    struct Read: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one key's value, or every key as JSON.")
+        @OptionGroup var location: Location
+        @Argument var group: String
+        @Argument var key: String?
+        func run() throws {
+            let d = try location.open(group)
+            if let key {
+                guard let v = d.value(forKey: key) else { throw ValidationError("no key \"\(key)\" in \(group)") }
+                if case .string(let s) = v { print(s) } else { print(String(decoding: try WireCodec.encode(v), as: UTF8.self)) }
+            } else {
+                print(String(decoding: try WireCodec.encode(d.dictionaryRepresentation()), as: UTF8.self))
+            }
+        }
+    }
+
+    struct Write: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a key. The value is taken as JSON when it parses (6, true, [1,2], \"x\"), else as a string.")
+        @OptionGroup var location: Location
+        @Argument var group: String
+        @Argument var key: String
+        @Argument var value: String
+        func run() throws {
+            let d = try location.open(group)
+            let parsed = (try? WireCodec.decode(JSONValue.self, from: Data(value.utf8))) ?? .string(value)
+            d.set(parsed, forKey: key)
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a key.")
+        @OptionGroup var location: Location
+        @Argument var group: String
+        @Argument var key: String
+        func run() throws { try location.open(group).removeObject(forKey: key) }
+    }
+}

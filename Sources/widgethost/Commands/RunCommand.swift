@@ -1,0 +1,56 @@
+import ArgumentParser
+import Logging
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `widgethost run`: the long-running host (DESIGN §3, §5, §7, §8).
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Host the widget bundles in the plugin folder and write their entries to files and stdout.",
+        discussion: """
+        Reads config.json (--config, else $XDG_CONFIG_HOME/widgethost/config.json, else defaults), \
+        applies it again whenever it changes or on SIGHUP, and stops cleanly on SIGTERM or SIGINT.
+        """
+    )
+
+    enum StdoutFormat: String, ExpressibleByArgument, CaseIterable { case none, jsonl }
+
+    @Option(name: .long, help: "The config file (default: $XDG_CONFIG_HOME/widgethost/config.json).")
+    var config: String?
+
+    @Option(name: .long, help: "What to write on stdout: none or jsonl (one JSON object per update).")
+    var stdout: StdoutFormat = .none
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("unknown log level \"\(logLevel)\" (trace, debug, info, notice, warning, error, critical)")
+        }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = level
+            return h
+        }
+        let logger = Logger(label: "widgethost")
+        let source = ConfigSource(explicitPath: config)
+        let initial: HostConfig
+        switch source.load() {
+        case .success(let c): initial = c
+        case .failure(let e):
+            logger.critical("invalid configuration: \(e)")
+            throw ExitCode(2)
+        }
+        let runtime = DaemonRuntime(source: source, config: initial, stdoutJSONL: stdout == .jsonl, logger: logger)
+        let status = runtime.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,138 @@
+import FoundationEssentials
+import Logging
+import WidgetHostCore
+import WidgetHostUV
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `widgethost run` wired together: one libuv loop on the calling thread, the core `WidgetHost`
+/// on it, and the platform side — watches on the plugin folder, on `config.json` (through its
+/// directory, so an editor's rename is seen) and on every container directory tree; SIGHUP
+/// (config + plugin rescan), SIGTERM/SIGINT (clean shutdown).
+///
+/// Threading: a nonisolated class whose methods all run on the loop thread (DESIGN §10: loop
+/// callbacks are never written in a @MainActor context).
+final class DaemonRuntime {
+    private let loop = UVLoop()
+    private let hostLoop: UVHostLoop
+    private let launcher: UVWorkerLauncher
+    private let source: ConfigSource
+    private let logger: Logger
+    private let host: WidgetHost
+    private var signals: [UVSignal] = []
+    private var pluginWatcher: UVFileWatcher?
+    private var watchedPluginDir: String?
+    private var configWatcher: UVFileWatcher?
+    private var configSettle: UVTimer?
+    private var containerWatchers: [String: DirectoryTreeWatcher] = [:]
+    private var shuttingDown = false
+
+    init(source: ConfigSource, config: HostConfig, stdoutJSONL: Bool, logger: Logger) {
+        ignoreSIGPIPE()
+        self.source = source
+        self.logger = logger
+        hostLoop = UVHostLoop(loop: loop)
+        launcher = UVWorkerLauncher(loop: loop, containersRoot: config.paths.containers, logger: logger)
+        var extra: [any OutputSink] = []
+        if stdoutJSONL { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
+        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, extraSinks: extra, logger: logger)
+    }
+
+    /// Runs until SIGTERM/SIGINT; returns the exit status.
+    func run() -> Int32 {
+        host.onContainerDirectoriesChanged = { [weak self] dirs in self?.watchContainers(dirs) }
+        host.start()
+        watchPlugins()
+        watchConfig()
+        signals.append(UVSignal(loop: loop, signal: SIGHUP) { [weak self] _ in self?.hangup() })
+        for s in [SIGTERM, SIGINT] {
+            signals.append(UVSignal(loop: loop, signal: s) { [weak self] n in self?.shutdown(signal: n) })
+        }
+        logger.notice("widgethost running (pid \(getpid()), config \(source.path ?? "built-in defaults"))")
+        loop.run()
+        loop.close()
+        return 0
+    }
+
+    private func watchPlugins() {
+        let dir = host.config.paths.plugins
+        guard dir != watchedPluginDir else { return }
+        pluginWatcher?.close()
+        watchedPluginDir = dir
+        pluginWatcher = UVFileWatcher(loop: loop, path: dir) { [weak self] _, _ in self?.host.pluginFolderChanged() }
+        if pluginWatcher == nil { logger.error("cannot watch the plugin folder \(dir)") }
+    }
+
+    private func watchConfig() {
+        guard let dir = source.directory, let name = source.fileName else { return }
+        configSettle = UVTimer(loop: loop) { [weak self] in self?.reloadConfig(reason: "config.json changed") }
+        configWatcher = UVFileWatcher(loop: loop, path: dir) { [weak self] changed, _ in
+            guard changed == nil || changed == name else { return }
+            self?.configSettle?.start(milliseconds: 100)
+        }
+        if configWatcher == nil { logger.error("cannot watch \(dir) for config changes") }
+    }
+
+    private func watchContainers(_ dirs: [String: String]) {
+        for (group, w) in containerWatchers where dirs[group] != w.root {
+            w.close(); containerWatchers[group] = nil
+        }
+        for (group, dir) in dirs where containerWatchers[group] == nil {
+            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir) { [weak self] _ in
+                self?.host.containerChanged(group: group)
+            }
+            logger.info("watching container \(group) at \(dir)")
+        }
+    }
+
+    private func hangup() {
+        logger.notice("SIGHUP: reloading the configuration and rescanning plugins")
+        reloadConfig(reason: "SIGHUP")
+        host.rescanPlugins()
+    }
+
+    private func reloadConfig(reason: String) {
+        guard !shuttingDown else { return }
+        switch source.load() {
+        case .failure(let e):
+            logger.error("configuration rejected (\(reason)), the previous one stays in force: \(e)")
+        case .success(let c):
+            launcher.containersRoot = c.paths.containers
+            host.apply(c)
+            watchPlugins()
+        }
+    }
+
+    private func shutdown(signal: Int32) {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        logger.notice("signal \(signal): shutting down")
+        host.shutdown()
+        pluginWatcher?.close(); pluginWatcher = nil
+        configWatcher?.close(); configWatcher = nil
+        configSettle?.close(); configSettle = nil
+        for w in containerWatchers.values { w.close() }
+        containerWatchers = [:]
+        for s in signals { s.close() }
+        signals = []
+        // Workers exit on EOF (or are killed after 1 s); should anything linger, stop anyway.
+        let guardTimer = UVTimer(loop: loop) { [weak self] in self?.loop.stop() }
+        guardTimer.start(milliseconds: 3000)
+        guardTimer.unref()
+    }
+}
+
+/// Blocking writes to fd 1 (`--stdout jsonl`); a closed stdout (EPIPE) is ignored.
+enum StandardOutput {
+    static func write(_ data: Data) {
+        data.withUnsafeBytes { raw in
+            var off = 0
+            while off < raw.count {
+                let n = Glibc.write(1, raw.baseAddress! + off, raw.count - off)
+                if n < 0 { if errno == EINTR { continue }; return }
+                off += n
+            }
+        }
+    }
+}
