@@ -26,6 +26,19 @@ public final class UVLoop {
         raw.deallocate()
     }
 
+    /// Type names of the active, referenced handles (what keeps `run()` from returning).
+    public func activeHandleNames() -> [String] {
+        final class Box { var names: [String] = [] }
+        let box = Box()
+        let ctx = Unmanaged.passUnretained(box).toOpaque()
+        uv_walk(raw, { h, arg in
+            guard let h, let arg, uv_is_active(h) != 0, uv_has_ref(h) != 0, uv_is_closing(h) == 0 else { return }
+            let b = Unmanaged<Box>.fromOpaque(arg).takeUnretainedValue()
+            b.names.append(String(cString: uv_handle_type_name(h.pointee.type)))
+        }, ctx)
+        return box.names
+    }
+
     /// Milliseconds of the loop's monotonic clock (cached per iteration).
     public var nowMilliseconds: UInt64 { uv_now(raw) }
 }

@@ -35,6 +35,9 @@ public final class WorkerProcess: WorkerConnection {
     private var timedOut: Double?
     private var openStreams = 2
     private var onExit: (WorkerFailure) -> Void
+    /// The process keeps its wrapper alive until it has exited and its streams are drained, so
+    /// handles are always closed even after the owner lets go (e.g. after `stop()`).
+    private var keepAlive: WorkerProcess?
 
     public var pid: Int32 { process.pid }
 
@@ -62,6 +65,7 @@ public final class WorkerProcess: WorkerConnection {
         }
         process.stdoutPipe.startReading()
         process.stderrPipe.startReading()
+        keepAlive = self
     }
 
     public func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void) {
@@ -167,6 +171,7 @@ public final class WorkerProcess: WorkerConnection {
         process.stdinPipe.close(); process.stdoutPipe.close(); process.stderrPipe.close()
         let cb = onExit
         onExit = { _ in }
+        keepAlive = nil
         if !stopped { cb(failure) }
     }
 

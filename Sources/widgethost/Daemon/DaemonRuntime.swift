@@ -117,7 +117,11 @@ final class DaemonRuntime {
         for s in signals { s.close() }
         signals = []
         // Workers exit on EOF (or are killed after 1 s); should anything linger, stop anyway.
-        let guardTimer = UVTimer(loop: loop) { [weak self] in self?.loop.stop() }
+        let guardTimer = UVTimer(loop: loop) { [weak self] in
+            guard let self else { return }
+            self.logger.warning("shutdown: stopping with handles still active: \(self.loop.activeHandleNames().joined(separator: ", "))")
+            self.loop.stop()
+        }
         guardTimer.start(milliseconds: 3000)
         guardTimer.unref()
     }
