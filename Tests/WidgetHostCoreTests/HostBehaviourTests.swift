@@ -1,0 +1,100 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+import Testing
+@testable import WidgetHostCore
+
+@Suite struct BurstThrottleTests {
+    @Test func firstEventFiresAtOnceAndABurstCoalesces() {
+        let loop = VirtualLoop()
+        var fired: [Double] = []
+        let throttle = BurstThrottle(loop: loop, window: 0.1) { fired.append(loop.monotonic) }
+        throttle.signal()
+        #expect(fired == [0], "no latency for the first event")
+        for _ in 0..<20 { loop.advance(by: 0.004); throttle.signal() }   // a burst over 80 ms
+        #expect(fired.count == 1)
+        loop.advance(by: 0.05)
+        #expect(fired.count == 2, "one trailing reload covers the whole burst")
+        loop.advance(by: 1)
+        #expect(fired.count == 2)
+        throttle.signal()
+        #expect(fired.count == 3 && fired.last == loop.monotonic, "a later change fires at once again")
+    }
+}
+
+@Suite struct ConfigParserTests {
+    func parse(_ json: String) throws(ConfigError) -> HostConfig {
+        try ConfigParser.parse(Data(json.utf8), baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
+    }
+
+    func error(_ json: String) -> ConfigError? {
+        do { _ = try parse(json); return nil } catch { return error }
+    }
+
+    @Test func defaultsAreXDGAndRelativePathsResolveAgainstTheFile() throws {
+        let empty = try parse("{}")
+        #expect(empty.paths.plugins == "/home/u/.local/share/widgethost/Plugins")
+        #expect(empty.paths.out == "/home/u/.local/state/widgethost/out")
+        #expect(empty.widgets == nil)
+        let c = try parse(#"{"paths":{"plugins":"Plugins","out":"/var/out","state":"~/st"}}"#)
+        #expect(c.paths.plugins == "/etc/wh/Plugins")
+        #expect(c.paths.out == "/var/out")
+        #expect(c.paths.state == "/home/u/st")
+    }
+
+    @Test func widgetsParseWithSanitizedIds() throws {
+        let c = try parse(#"{"widgets":[{"kind":"clock","family":"systemSmall"},{"id":"my clock/2","kind":"clock","parameters":{"tz":"UTC"},"outputs":["files"]}]}"#)
+        #expect(c.widgets?.map(\.id) == ["clock-systemSmall", "my_clock_2"])
+        #expect(c.widgets?[1].parameters["tz"] == .string("UTC"))
+        #expect(c.widgets?[1].outputs == [.files])
+        #expect(c.widgets?[1].family == nil)
+    }
+
+    @Test(arguments: [
+        (#"{"widgets":[{"kind":"a"},{"kind":"b"},{"kind":"c","family":"huge"}]}"#, "widgets[2].family"),
+        (#"{"widgets":[{"kind":"a","colour":"red"}]}"#, "widgets[0].colour"),
+        (#"{"widgets":[{"kind":3}]}"#, "widgets[0].kind"),
+        (#"{"widgets":[{"family":"systemSmall"}]}"#, "widgets[0].kind"),
+        (#"{"widgets":{"kind":"a"}}"#, "widgets"),
+        (#"{"paths":{"plugins":42}}"#, "paths.plugins"),
+        (#"{"defaults":{"containerCoalesceMs":"fast"}}"#, "defaults.containerCoalesceMs"),
+        (#"{"defaults":{"outputs":["files","pigeon"]}}"#, "defaults.outputs[1]"),
+        (#"{"widgets":[{"kind":"a"},{"kind":"a"}]}"#, "widgets[1]"),
+        (#"{"colour":1}"#, "colour"),
+    ])
+    func errorsNameTheJSONPath(json: String, path: String) {
+        let e = error(json)
+        #expect(e?.path == path, "got \(String(describing: e))")
+        #expect(e?.description.hasPrefix(path + ": ") == true)
+    }
+
+    @Test func invalidJSONIsAnError() {
+        #expect(error("{\"widgets\": [") != nil)
+    }
+}
+
+@Suite struct OutputTests {
+    @Test func filesAreWrittenOnlyWhenTheRenderingChanges() throws {
+        let dir = TestDirectory(); defer { dir.remove() }
+        let files = FileOutputSink(directory: dir.path + "/out", logger: Logger(label: "t"))
+        let publisher = OutputPublisher(sinks: [files])
+        let a = WidgetOutput(id: "w", text: "12:00", kind: "clock", family: "systemSmall", date: "2026-01-01T12:00:00Z")
+        #expect(publisher.publish(a, to: [.files]))
+        #expect(files.writeCount == 2)
+        var sameText = a; sameText.date = "2026-01-01T12:00:30Z"
+        #expect(!publisher.publish(sameText, to: [.files]), "a new entry rendering the same is no update")
+        #expect(files.writeCount == 2)
+        var b = a; b.text = "12:01"
+        #expect(publisher.publish(b, to: [.files]))
+        #expect(files.writeCount == 4)
+        let txt = String(decoding: FileIO.read(dir.path + "/out/w.txt") ?? Data(), as: UTF8.self)
+        #expect(txt == "12:01\n")
+        let json = try WireCodec.decode([String: JSONValue].self, from: FileIO.read(dir.path + "/out/w.json") ?? Data())
+        #expect(json["text"] == .string("12:01"))
+        #expect(json["class"] == .array([]))
+        #expect(json["stale"] == .bool(false))
+        #expect(json["kind"] == .string("clock"))
+        #expect(json["family"] == .string("systemSmall"))
+        #expect(FileIO.list(dir.path + "/out") == ["w.json", "w.txt"], "no temp files left behind")
+    }
+}

@@ -1,0 +1,163 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+import Testing
+@testable import WidgetHostCore
+
+@Suite struct PluginRegistryTests {
+    let logger = Logger(label: "test")
+
+    func plugin(_ version: String) -> (WireRequest) -> Result<WireResponse, WorkerFailure> {
+        fakePlugin(bundleId: "org.test.\(version)") { _ in WireResponse(ok: true, entries: [textEntry(Date(), version)]) }
+    }
+
+    @Test func addReplaceRemove() {
+        let launcher = FakeLauncher()
+        let registry = PluginRegistry(launcher: launcher, snapshotDirectory: nil, logger: logger)
+        var events: [String] = []
+        registry.onEvent = { e in
+            switch e {
+            case .loaded(let b): events.append("loaded \(b.bundleId)")
+            case .replaced(let o, let n): events.append("replaced \(o.bundleId) by \(n.bundleId)")
+            case .removed(let b): events.append("removed \(b.bundleId)")
+            case .rejected(let f, _, _): events.append("rejected \(f.name)")
+            }
+        }
+        launcher.plugins["/p/a.so"] = plugin("v1")
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "1")])
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "1")])   // unchanged: nothing
+        launcher.plugins["/p/a.so"] = plugin("v2")
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "2")])
+        #expect(launcher.workers.count == 2)
+        #expect(launcher.workers[0].stopped, "the old worker stops once the new one validated")
+        registry.reconcile([])
+        #expect(launcher.workers[1].stopped)
+        #expect(events == ["loaded org.test.v1", "replaced org.test.v1 by org.test.v2", "removed org.test.v2"])
+    }
+
+    @Test func aBrokenReplacementKeepsTheOldVersionServing() {
+        let launcher = FakeLauncher()
+        let registry = PluginRegistry(launcher: launcher, snapshotDirectory: nil, logger: logger)
+        var rejection: (String, String?)?
+        registry.onEvent = { e in if case .rejected(_, let reason, let kept) = e { rejection = (reason, kept?.bundleId) } }
+        launcher.plugins["/p/a.so"] = plugin("v1")
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "1")])
+        let old = registry.bundles["a.so"]
+        // The new build fails in its worker the way a bad .so does.
+        launcher.plugins["/p/a.so"] = { _ in .failure(WorkerFailure("widgethost worker: /p/a.so: truncated ELF file")) }
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "2")])
+        #expect(registry.bundles["a.so"] === old, "the old version goes on serving")
+        #expect(old?.connection != nil && !launcher.workers[0].stopped)
+        #expect(launcher.workers[1].stopped, "the candidate worker is stopped")
+        #expect(rejection?.0.contains("truncated ELF file") == true)
+        #expect(rejection?.1 == "org.test.v1")
+        #expect(registry.rejected["a.so"]?.fingerprint == "2")
+        // Not retried until the file changes; a fixed build then replaces it.
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "2")])
+        #expect(launcher.workers.count == 2)
+        launcher.plugins["/p/a.so"] = plugin("v3")
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "3")])
+        #expect(registry.bundles["a.so"]?.bundleId == "org.test.v3")
+    }
+
+    @Test func aManifestWithTheWrongABIIsRejected() {
+        let launcher = FakeLauncher()
+        let registry = PluginRegistry(launcher: launcher, snapshotDirectory: nil, logger: logger)
+        launcher.plugins["/p/x.so"] = { _ in
+            .success(WireResponse(ok: true, manifest: BundleManifest(bundleId: "x", sdkVersion: "", abiVersion: 7, widgets: [], appGroups: [])))
+        }
+        registry.reconcile([PluginFile(path: "/p/x.so", fingerprint: "1")])
+        #expect(registry.bundles.isEmpty)
+        #expect(registry.rejected["x.so"]?.reason.contains("ABI version 7") == true)
+    }
+}
+
+@Suite struct WidgetHostTests {
+    /// A host over a real temp directory (plugin files exist, their contents are the fake launcher's).
+    final class Harness {
+        let dir = TestDirectory()
+        let loop = VirtualLoop()
+        let launcher = FakeLauncher()
+        let sink = RecordingSink()
+        let host: WidgetHost
+        init(widgets: [HostConfig.Widget]? = nil) {
+            let paths = HostConfig.Paths(plugins: dir.path + "/Plugins", out: dir.path + "/out",
+                                         containers: dir.path + "/containers", state: dir.path + "/state")
+            var defaults = HostConfig.Defaults()
+            defaults.outputs = [.files, .stdout]
+            host = WidgetHost(config: HostConfig(paths: paths, widgets: widgets, defaults: defaults), loop: loop,
+                              launcher: launcher, extraSinks: [sink], snapshots: false, logger: Logger(label: "t"))
+            try? FileIO.makeDirectories(paths.plugins)
+        }
+        func install(_ name: String, _ answer: @escaping (WireRequest) -> Result<WireResponse, WorkerFailure>) {
+            let path = host.config.paths.plugins + "/" + name
+            launcher.plugins[path] = answer
+            try? FileIO.writeAtomically(Data("\(name) \(Double.random(in: 0..<1))".utf8), to: path)
+        }
+        deinit { dir.remove() }
+    }
+
+    @Test func everyKindInEveryFamilyWithDerivedIds() {
+        let h = Harness()
+        h.install("a.so", fakePlugin(kind: "Clock Face", families: [.systemSmall, .accessoryInline]) { _ in
+            WireResponse(ok: true, entries: [textEntry(Date(timeIntervalSince1970: 0), "tick")], policy: WirePolicy(type: "never"))
+        })
+        h.host.start()
+        #expect(h.host.scheduler.instances.keys.sorted() == ["Clock_Face-accessoryInline", "Clock_Face-systemSmall"])
+        #expect(FileIO.exists(h.dir.path + "/out/Clock_Face-systemSmall.json"))
+        #expect(h.sink.texts("Clock_Face-systemSmall") == ["tick"])
+    }
+
+    @Test func aContainerBurstReloadsOnceAtOnceAndOnceAfter() {
+        let h = Harness()
+        var value = 0
+        h.install("a.so", fakePlugin(kind: "habit", appGroups: ["group.habit"]) { _ in
+            WireResponse(ok: true, entries: [textEntry(Date(timeIntervalSince1970: 0), "count \(value)")], policy: WirePolicy(type: "never"))
+        })
+        var watched: [String: String] = [:]
+        h.host.onContainerDirectoriesChanged = { watched = $0 }
+        h.host.start()
+        #expect(watched == ["group.habit": h.dir.path + "/containers/group.habit"])
+        #expect(FileIO.isDirectory(h.dir.path + "/containers/group.habit"))
+        #expect(h.launcher.timelineRequests == 1)
+        value = 6
+        h.host.containerChanged(group: "group.habit")
+        #expect(h.launcher.timelineRequests == 2, "the first event reloads at once")
+        #expect(h.sink.texts("habit-systemSmall").last == "count 6")
+        for _ in 0..<10 { h.loop.advance(by: 0.005); h.host.containerChanged(group: "group.habit") }
+        #expect(h.launcher.timelineRequests == 2)
+        h.loop.advance(by: 0.2)
+        #expect(h.launcher.timelineRequests == 3, "the burst is coalesced into one more reload")
+        h.host.containerChanged(group: "group.other")
+        #expect(h.launcher.timelineRequests == 3)
+    }
+
+    @Test func removingAPluginMarksItsOutputsRemoved() throws {
+        let h = Harness()
+        h.install("a.so", fakePlugin(kind: "k") { _ in
+            WireResponse(ok: true, entries: [textEntry(Date(timeIntervalSince1970: 0), "hi")], policy: WirePolicy(type: "never"))
+        })
+        h.host.start()
+        FileIO.remove(h.host.config.paths.plugins + "/a.so")
+        h.host.pluginFolderChanged()
+        h.loop.advance(by: 1)
+        let json = try WireCodec.decode([String: JSONValue].self, from: FileIO.read(h.dir.path + "/out/k-systemSmall.json") ?? Data())
+        #expect(json["removed"] == .bool(true))
+        #expect(json["class"] == .array([.string("removed")]))
+        #expect(h.host.scheduler.instances.isEmpty)
+        #expect(h.loop.armedWallDates.isEmpty)
+    }
+
+    @Test func configuredWidgetsUseTheirFamilyAndParameters() {
+        let h = Harness(widgets: [HostConfig.Widget(id: "mine", kind: "k", family: .accessoryInline, parameters: ["n": .number(3)])])
+        var seen: WireRequest?
+        h.install("a.so", fakePlugin(kind: "k", families: [.systemSmall, .accessoryInline]) { req in
+            seen = req
+            return WireResponse(ok: true, entries: [textEntry(Date(timeIntervalSince1970: 0), "x")], policy: WirePolicy(type: "never"))
+        })
+        h.host.start()
+        #expect(h.host.scheduler.instances.keys.sorted() == ["mine"])
+        #expect(seen?.family == .accessoryInline)
+        #expect(seen?.configuration?["n"] == .number(3))
+    }
+}
