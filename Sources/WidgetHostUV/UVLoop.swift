@@ -51,3 +51,13 @@ public enum UVError {
 /// Ignores SIGPIPE for the whole process: libuv does not, and a write to a dead worker's pipe
 /// would otherwise kill the host (DESIGN §10). Call once at start.
 public func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }
+
+/// Unblocks every signal in the calling thread. A signal mask is inherited across exec: a host
+/// started by a parent that blocks SIGCHLD or SIGTERM (test runners, some supervisors) would
+/// otherwise never see its workers exit nor its own shutdown request. Call on the loop thread
+/// before the loop starts.
+public func unblockAllSignals() {
+    var set = sigset_t()
+    sigfillset(&set)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}

@@ -30,6 +30,7 @@ final class DaemonRuntime {
 
     init(source: ConfigSource, config: HostConfig, stdoutJSONL: Bool, logger: Logger) {
         ignoreSIGPIPE()
+        unblockAllSignals()
         self.source = source
         self.logger = logger
         hostLoop = UVHostLoop(loop: loop)

@@ -1,0 +1,106 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `widgethost run` in a temp directory (`Plugins/`, `out/`, `containers/`, `state/`,
+/// `config.json`), with stdout and stderr captured to files. Deadlines are generous: the tests
+/// poll for results and never assert timings tighter than seconds.
+final class RunningDaemon {
+    let dir: TempDir
+    private(set) var pid: pid_t = 0
+    private var exitStatus: Int32?
+
+    static let defaultConfig = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}}"#
+
+    init(config: String = RunningDaemon.defaultConfig) throws {
+        dir = TempDir()
+        mkdir(dir.path + "/Plugins", 0o755)
+        FileManagerFree.write(dir.path + "/config.json", config)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, dir.path + "/stdout.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, dir.path + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = [TestPaths.widgethost, "run", "--config", dir.path + "/config.json", "--stdout", "jsonl", "--log-level", "debug"]
+        let cArgv = argv.map { strdup($0) } + [nil]
+        let cEnv = currentEnvironment().map { strdup($0) } + [nil]
+        defer { cArgv.forEach { free($0) }; cEnv.forEach { free($0) } }
+        let rc = posix_spawn(&pid, TestPaths.widgethost, &actions, nil, cArgv, cEnv)
+        try #require(rc == 0, "cannot start widgethost: \(rc)")
+    }
+
+    deinit {
+        if exitStatus == nil { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        dir.remove()
+    }
+
+    var stderr: String { FileManagerFree.read(dir.path + "/stderr.log") ?? "" }
+    var stdout: String { FileManagerFree.read(dir.path + "/stdout.log") ?? "" }
+
+    /// `out/<id>.json` decoded, nil while absent or unreadable.
+    func output(_ id: String) -> [String: JSONValue]? {
+        guard let text = FileManagerFree.read(dir.path + "/out/\(id).json"), !text.isEmpty else { return nil }
+        return try? WireCodec.decode([String: JSONValue].self, from: Data(text.utf8))
+    }
+
+    func text(_ id: String) -> String? { output(id)?["text"]?.stringValue }
+
+    /// Installs `so` as `Plugins/<name>` the safe way (temp name, then rename).
+    func install(_ so: String, as name: String) {
+        let r = run("/bin/sh", ["-c", "cp '\(so)' '\(dir.path)/Plugins/.\(name).tmp' && mv -f '\(dir.path)/Plugins/.\(name).tmp' '\(dir.path)/Plugins/\(name)'"])
+        #expect(r.status == 0)
+    }
+
+    func writeContainer(_ group: String, _ file: String, _ text: String) {
+        let d = dir.path + "/containers/" + group
+        FileManagerFree.write(d + "/." + file + ".tmp", text)
+        rename(d + "/." + file + ".tmp", d + "/" + file)
+    }
+
+    func signal(_ s: Int32) { kill(pid, s) }
+
+    /// Waits for the process to exit (nil on timeout) and returns its exit code.
+    func waitForExit(timeout: Double = 10) -> Int32? {
+        let deadline = monotonicNow() + timeout
+        while monotonicNow() < deadline {
+            var st: Int32 = 0
+            let r = waitpid(pid, &st, WNOHANG)
+            if r == pid {
+                exitStatus = (st & 0x7f) == 0 ? (st >> 8) & 0xff : 128 + (st & 0x7f)
+                return exitStatus
+            }
+            usleep(20_000)
+        }
+        return nil
+    }
+}
+
+func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
+@discardableResult
+func eventually(timeout: Double = 15, _ condition: () -> Bool) -> Bool {
+    let deadline = monotonicNow() + timeout
+    while monotonicNow() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+/// Compiles the probe fixture (Fixtures/probe_widget.c) with `defines`.
+func buildProbe(in dir: String, name: String, defines: [String] = []) throws -> String {
+    let out = dir + "/\(name).so"
+    let r = run("/usr/bin/cc", ["-shared", "-fPIC", "-I", TestPaths.repoRoot + "/Sources/CWidgetPluginABI/include"]
+                + defines.map { "-D" + $0 } + ["-o", out, TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/probe_widget.c"])
+    try #require(r.status == 0, "cc failed: \(r.stderr)")
+    return out
+}

@@ -1,0 +1,110 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `widgethost run` as a user runs it: the real binary, real plugin files, real signals.
+@Suite(.serialized) struct DaemonTests {
+    let id = "probe-systemSmall"
+
+    @Test func droppedPluginFillsOutputsAndEntriesSwapAtTheirDates() throws {
+        let d = try RunningDaemon()
+        let so = try buildProbe(in: d.dir.path, name: "probe")
+        d.install(so, as: "probe.so")
+        #expect(eventually { d.text(id)?.hasPrefix("v1 none #") == true }, "stderr:\n\(d.stderr)")
+        #expect(eventually { d.text(id) == "v1 none #2" }, "the third entry shows 2 s later, with no reload")
+        let out = try #require(d.output(id))
+        #expect(out["kind"] == .string("probe"))
+        #expect(out["family"] == .string("systemSmall"))
+        #expect(out["stale"] == .bool(false))
+        #expect(out["date"]?.stringValue != nil)
+        #expect(FileManagerFree.read(d.dir.path + "/out/\(id).txt") == "v1 none #2\n")
+        #expect(d.text("probe-accessoryInline") != nil)
+        // Only one timeline request per instance: the swaps needed no plugin call.
+        #expect(d.stderr.components(separatedBy: "reload probe-systemSmall").count == 2)
+        // stdout jsonl: one object per update, each with its id.
+        let lines = d.stdout.split(separator: "\n").filter { $0.contains("\"id\":\"\(id)\"") }
+        #expect(lines.count >= 2)
+    }
+
+    @Test func containerWriteChangesTheOutput() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        #expect(FileManagerFree.exists(d.dir.path + "/containers/group.probe"))
+        var st = stat()
+        stat(d.dir.path + "/containers/group.probe", &st)
+        #expect(st.st_mode & 0o777 == 0o700)
+        let start = monotonicNow()
+        d.writeContainer("group.probe", "value.txt", "hello")
+        #expect(eventually { d.text(id) == "v1 hello #0" }, "stderr:\n\(d.stderr)")
+        print("container write → output: \(Int((monotonicNow() - start) * 1000)) ms (polled every 20 ms)")
+        // A new subdirectory is watched too.
+        mkdir(d.dir.path + "/containers/group.probe/sub", 0o700)
+        usleep(300_000)
+        let before = d.stderr.components(separatedBy: "container group.probe changed").count
+        FileManagerFree.write(d.dir.path + "/containers/group.probe/sub/x", "1")
+        #expect(eventually { d.stderr.components(separatedBy: "container group.probe changed").count > before })
+    }
+
+    @Test func replacementServesTheNewVersionAndABrokenOneKeepsTheOld() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "v1", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        d.install(try buildProbe(in: d.dir.path, name: "v2", defines: ["PROBE_VERSION=2", "PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v2 none #0" }, "stderr:\n\(d.stderr)")
+        #expect(d.stderr.contains("plugin replaced: probe.so"))
+        FileManagerFree.write(d.dir.path + "/broken.so", "not a shared object at all")
+        d.install(d.dir.path + "/broken.so", as: "probe.so")
+        #expect(eventually { d.stderr.contains("plugin replacement rejected, previous version keeps serving: probe.so") }, "stderr:\n\(d.stderr)")
+        #expect(d.stderr.contains("not an ELF file"))
+        d.writeContainer("group.probe", "value.txt", "still")
+        #expect(eventually { d.text(id) == "v2 still #0" }, "the old version keeps serving")
+    }
+
+    @Test func removedPluginMarksItsOutputsRemoved() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        unlink(d.dir.path + "/Plugins/probe.so")
+        #expect(eventually { d.output(id)?["removed"] == .bool(true) }, "stderr:\n\(d.stderr)")
+        #expect(d.output(id)?["class"] == .array([.string("removed")]))
+        #expect(d.stderr.contains("plugin removed: probe.so"))
+    }
+
+    @Test func sighupAppliesAGoodConfigAndRejectsABadOne() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        // Bad: an unknown key. Written elsewhere and renamed in, then SIGHUP.
+        let paths = #""paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}"#
+        FileManagerFree.write(d.dir.path + "/next.json", "{\(paths), \"widgets\": [{\"kind\": \"probe\", \"colour\": \"red\"}]}")
+        rename(d.dir.path + "/next.json", d.dir.path + "/config.json")
+        d.signal(SIGHUP)
+        #expect(eventually { d.stderr.contains("widgets[0].colour: unknown key") }, "stderr:\n\(d.stderr)")
+        #expect(d.stderr.contains("the previous one stays in force"))
+        d.writeContainer("group.probe", "value.txt", "old-config")
+        #expect(eventually { d.text(id) == "v1 old-config #0" }, "the old config still runs every family")
+        // Good: one explicit widget.
+        FileManagerFree.write(d.dir.path + "/next.json", "{\(paths), \"widgets\": [{\"id\": \"only\", \"kind\": \"probe\", \"family\": \"accessoryInline\"}]}")
+        rename(d.dir.path + "/next.json", d.dir.path + "/config.json")
+        d.signal(SIGHUP)
+        #expect(eventually { d.text("only") == "v1 old-config #0" }, "stderr:\n\(d.stderr)")
+        #expect(eventually { d.output(id)?["removed"] == .bool(true) }, "instances the config dropped are marked removed")
+    }
+
+    @Test func sigtermStopsWorkersAndExitsZero() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        let children = run("/usr/bin/pgrep", ["-P", "\(d.pid)"]).stdout.split(separator: "\n").compactMap { Int32($0) }
+        #expect(!children.isEmpty, "a worker is running")
+        d.signal(SIGTERM)
+        #expect(d.waitForExit() == 0, "stderr:\n\(d.stderr)")
+        for c in children { #expect(kill(c, 0) != 0, "worker \(c) is gone") }
+        #expect(d.output(id)?["text"] == .string("v1 none #0"), "output files are complete")
+        #expect(!d.stderr.contains("handles still active"))
+    }
+}
