@@ -6,6 +6,20 @@ import Testing
 import Glibc
 #endif
 
+/// Output of a shell command (test helper).
+func run(_ command: String) -> String {
+    guard let p = popen(command, "r") else { return "" }
+    defer { pclose(p) }
+    var out = [UInt8]()
+    var buf = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = fread(&buf, 1, buf.count, p)
+        if n <= 0 { break }
+        out += buf[0..<n]
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
 @Suite(.serialized) struct SharedDefaultsTests {
     /// Points the containers root at a fresh directory for the duration of `body`.
     func withContainers(_ body: (String) throws -> Void) rethrows {
@@ -63,7 +77,7 @@ import Glibc
         }
     }
 
-    @Test func garbageFileReadsAsEmptyAndIsReplacedOnWrite() throws {
+    @Test func garbageFileReadsAsEmptyAndIsKeptAsideOnWrite() throws {
         try withContainers { root in
             let d = try #require(SharedDefaults(suiteName: "group.g"))
             let fd = open(root + "/group.g/defaults.json", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -72,6 +86,8 @@ import Glibc
             #expect(d.dictionaryRepresentation().isEmpty)
             d.set(1, forKey: "k")
             #expect(d.integer(forKey: "k") == 1)
+            let kept = run("ls '\(root)/group.g'")
+            #expect(kept.contains("defaults.json.corrupt-"))
         }
     }
 }
