@@ -9,12 +9,17 @@ public enum ViewEvaluator {
     /// - a view producing several nodes at the root is wrapped in a `group`, none gives `empty`;
     /// - every `Button`/`Toggle` action gets `id` `"0"`, `"1"`… in depth-first (tree) order;
     /// - when `environment.redactionReasons` contains `.placeholder`, the root carries
-    ///   `modifiers.redacted = true`.
+    ///   `modifiers.redacted = true` (a root marked `unredacted()` is wrapped in a `group` that
+    ///   carries it).
     public static func evaluate<V: View>(_ view: V, environment: EnvironmentValues) -> ViewNode {
         var root = EnvironmentValues.$current.withValue(environment) { ViewEval.single(view) }
         var next = 0
         numberActions(&root, next: &next)
         if environment.redactionReasons.contains(.placeholder) {
+            if root.modifiers?.redacted == false {
+                // An explicitly unredacted root stays so, inside a redacted wrapper.
+                root = ViewNode(kind: .group, children: [root])
+            }
             var m = root.mods
             m.redacted = true
             root.modifiers = m
