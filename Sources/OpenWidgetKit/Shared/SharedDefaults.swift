@@ -99,7 +99,14 @@ public final class SharedDefaults: @unchecked Sendable {
         let lockFD = open(directory + "/" + Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if lockFD >= 0 { while flock(lockFD, LOCK_EX) != 0 && errno == EINTR {} }
         defer { if lockFD >= 0 { flock(lockFD, LOCK_UN); close(lockFD) } }
-        var values = load()
+        var values: [String: JSONValue]
+        switch loadChecked() {
+        case .some(let v): values = v
+        case .none:
+            // Unreadable or not JSON: keep the bytes for a human instead of overwriting them.
+            rename(filePath, filePath + ".corrupt-\(Int(Date().timeIntervalSince1970))")
+            values = [:]
+        }
         change(&values)
         guard let data = try? WireCodec.encoder().encode(values) else { return }
         let tmp = directory + "/.defaults.\(getpid()).tmp"
@@ -118,15 +125,19 @@ public final class SharedDefaults: @unchecked Sendable {
         if ok { rename(tmp, filePath) } else { unlink(tmp) }
     }
 
-    /// Largest defaults file read (bigger files are treated as empty: a container is not a dump).
+    /// Largest defaults file read (a bigger file is read as empty and, on the next write, set aside as `.corrupt-<time>`).
     public static let maxFileSize = 4 << 20
 
-    func load() -> [String: JSONValue] {
+    func load() -> [String: JSONValue] { loadChecked() ?? [:] }
+
+    /// The stored values; `[:]` when there is no file yet, nil when the file is over the size
+    /// cap or not a JSON object.
+    func loadChecked() -> [String: JSONValue]? {
         let fd = open(filePath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return [:] }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, Int(st.st_size) <= Self.maxFileSize else { return [:] }
+        guard fstat(fd, &st) == 0, Int(st.st_size) <= Self.maxFileSize else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var off = 0
         while off < bytes.count {
@@ -135,7 +146,8 @@ public final class SharedDefaults: @unchecked Sendable {
             if n <= 0 { break }
             off += n
         }
-        return (try? WireCodec.decode([String: JSONValue].self, from: Data(bytes[0..<off]))) ?? [:]
+        if off == 0 { return [:] }
+        return try? WireCodec.decode([String: JSONValue].self, from: Data(bytes[0..<off]))
     }
 
     static func toAny(_ v: JSONValue) -> Any {

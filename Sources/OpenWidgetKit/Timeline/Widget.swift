@@ -93,19 +93,27 @@ public protocol WidgetBundle {
     @WidgetBundleBuilder var body: Body { get }
 }
 
-/// The widgets of a bundle, in declaration order.
-public struct WidgetGroup<each W: Widget>: Widget {
-    public init() {}
-    public var body: ModifiedWidgetConfiguration {
-        var records: [WidgetRecord] = []
-        for w in repeat (each W).self { records += w.init().body._widgetRecords }
-        return ModifiedWidgetConfiguration(_widgetRecords: records)
-    }
+/// The widgets of a bundle, in declaration order (what `WidgetBundleBuilder` produces).
+public struct WidgetGroup: Widget {
+    let records: [WidgetRecord]
+    public init() { records = [] }
+    init(records: [WidgetRecord]) { self.records = records }
+    public var body: ModifiedWidgetConfiguration { ModifiedWidgetConfiguration(_widgetRecords: records) }
 }
 
+/// Builds a bundle's widget list: plain lists, `if` (a widget only where it applies, e.g. a
+/// battery widget on machines with a battery), `if`/`else` and `for` loops.
 @resultBuilder
 public enum WidgetBundleBuilder {
-    public static func buildBlock<each W: Widget>(_ widgets: repeat each W) -> WidgetGroup<repeat each W> {
-        WidgetGroup()
+    public static func buildExpression<W: Widget>(_ widget: W) -> WidgetGroup {
+        WidgetGroup(records: widget.body._widgetRecords)
     }
+    public static func buildBlock(_ groups: WidgetGroup...) -> WidgetGroup {
+        WidgetGroup(records: groups.flatMap(\.records))
+    }
+    public static func buildOptional(_ group: WidgetGroup?) -> WidgetGroup { group ?? WidgetGroup() }
+    public static func buildEither(first group: WidgetGroup) -> WidgetGroup { group }
+    public static func buildEither(second group: WidgetGroup) -> WidgetGroup { group }
+    public static func buildArray(_ groups: [WidgetGroup]) -> WidgetGroup { WidgetGroup(records: groups.flatMap(\.records)) }
+    public static func buildLimitedAvailability(_ group: WidgetGroup) -> WidgetGroup { group }
 }

@@ -10,13 +10,61 @@ public struct RedactionReasons: OptionSet, Hashable, Sendable {
     public static let invalidated = RedactionReasons(rawValue: 1 << 2)
 }
 
+/// Light or dark appearance. The SDK evaluates in `.light` unless the caller says otherwise.
+public enum ColorScheme: String, Hashable, Sendable, CaseIterable {
+    case light, dark
+}
+
+/// How the system renders a widget (`@Environment(\.widgetRenderingMode)`).
+public struct WidgetRenderingMode: Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+    public static let fullColor = WidgetRenderingMode(description: "fullColor")
+    public static let accented = WidgetRenderingMode(description: "accented")
+    public static let vibrant = WidgetRenderingMode(description: "vibrant")
+}
+
+/// A key for a custom environment value, as in SwiftUI: declare a type with a `defaultValue`
+/// and a computed property on `EnvironmentValues` using `self[MyKey.self]`.
+public protocol EnvironmentKey {
+    associatedtype Value
+    static var defaultValue: Value { get }
+}
+
 /// The values `@Environment` reads during an evaluation. Set by the SDK per request
 /// (family, display size, preview flag, redaction) and changed for a subtree by `.environment`.
-public struct EnvironmentValues: Sendable {
+public struct EnvironmentValues: @unchecked Sendable {
+    // @unchecked: `custom` holds values of custom keys, which the author sets and reads on the
+    // evaluating thread only; the built-in values are all Sendable.
     public var widgetFamily: WidgetFamily = .systemSmall
     public var redactionReasons: RedactionReasons = []
     public var showsWidgetContainerBackground: Bool = true
     public var displaySize: DisplaySize = WidgetFamily.systemSmall.nominalSize
     public var isPreview: Bool = false
+    public var colorScheme: ColorScheme = .light
+    public var widgetRenderingMode: WidgetRenderingMode = .fullColor
+    /// Content margins the system applies around a widget (16 pt on a system family).
+    public var widgetContentMargins: EdgeInsets = EdgeInsets(top: 16, leading: 16, bottom: 16, trailing: 16)
+    public var isLuminanceReduced: Bool = false
+    private var custom: [ObjectIdentifier: Any] = [:]
+
     public init() {}
+
+    /// A custom value (`EnvironmentKey`); its `defaultValue` when not set.
+    public subscript<K: EnvironmentKey>(key: K.Type) -> K.Value {
+        get { (custom[ObjectIdentifier(key)] as? K.Value) ?? K.defaultValue }
+        set { custom[ObjectIdentifier(key)] = newValue }
+    }
+
+    /// The environment of the evaluation running on this task/thread. Outside an evaluation it
+    /// holds the defaults.
+    @TaskLocal static var current = EnvironmentValues()
+}
+
+/// `@Environment(\.widgetFamily) var family`: reads a value of the environment in force where
+/// the view is evaluated (reading it outside an evaluation gives the default values).
+@propertyWrapper
+public struct Environment<Value> {
+    private let keyPath: KeyPath<EnvironmentValues, Value>
+    public init(_ keyPath: KeyPath<EnvironmentValues, Value>) { self.keyPath = keyPath }
+    public var wrappedValue: Value { EnvironmentValues.current[keyPath: keyPath] }
 }

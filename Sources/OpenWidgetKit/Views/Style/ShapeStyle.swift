@@ -1,0 +1,122 @@
+/// A colour or pattern used to fill, stroke or tint (SwiftUI's `ShapeStyle`). Every style
+/// serializes to a `StyleSpec`: a name (`"orange"`, `"secondary"`, `"fill.tertiary"`, `"tint"`),
+/// or `rgba` for an explicit colour, each with an optional opacity.
+public protocol ShapeStyle {
+    /// The wire form of this style. Custom styles serialize as `name: "custom"` by default.
+    var _styleSpec: StyleSpec { get }
+}
+
+extension ShapeStyle {
+    public var _styleSpec: StyleSpec { StyleSpec(name: "custom") }
+
+    /// This style with its opacity multiplied by `opacity`.
+    public func opacity(_ opacity: Double) -> some ShapeStyle { _OpacityShapeStyle(base: _styleSpec, opacity: opacity) }
+
+    /// The secondary/tertiary/quaternary level of this style (opacity steps of the primary).
+    public var secondary: some ShapeStyle { _LeveledShapeStyle(base: _styleSpec, level: "secondary") }
+    public var tertiary: some ShapeStyle { _LeveledShapeStyle(base: _styleSpec, level: "tertiary") }
+    public var quaternary: some ShapeStyle { _LeveledShapeStyle(base: _styleSpec, level: "quaternary") }
+}
+
+/// A style with a multiplied opacity.
+public struct _OpacityShapeStyle: ShapeStyle {
+    let base: StyleSpec
+    let opacity: Double
+    public var _styleSpec: StyleSpec {
+        var s = base
+        s.opacity = (s.opacity ?? 1) * opacity
+        return s
+    }
+}
+
+/// A level (`secondary`…) of another style: name `"<base>.<level>"`.
+public struct _LeveledShapeStyle: ShapeStyle {
+    let base: StyleSpec
+    let level: String
+    public var _styleSpec: StyleSpec {
+        var s = base
+        s.name = (s.name ?? "custom") + "." + level
+        return s
+    }
+}
+
+/// The foreground levels: `.primary`, `.secondary`, `.tertiary`, `.quaternary`.
+public struct HierarchicalShapeStyle: ShapeStyle, Hashable, Sendable {
+    let name: String
+    public static let primary = HierarchicalShapeStyle(name: "primary")
+    public static let secondary = HierarchicalShapeStyle(name: "secondary")
+    public static let tertiary = HierarchicalShapeStyle(name: "tertiary")
+    public static let quaternary = HierarchicalShapeStyle(name: "quaternary")
+    public static let quinary = HierarchicalShapeStyle(name: "quinary")
+    public var _styleSpec: StyleSpec { StyleSpec(name: name) }
+}
+
+extension ShapeStyle where Self == HierarchicalShapeStyle {
+    public static var primary: HierarchicalShapeStyle { .primary }
+    public static var secondary: HierarchicalShapeStyle { .secondary }
+    public static var tertiary: HierarchicalShapeStyle { .tertiary }
+    public static var quaternary: HierarchicalShapeStyle { .quaternary }
+    public static var quinary: HierarchicalShapeStyle { .quinary }
+}
+
+/// The system fill levels: `.fill`, `.fill.secondary`, `.fill.tertiary`… (names `"fill"`,
+/// `"fill.secondary"`, `"fill.tertiary"`, `"fill.quaternary"`).
+public struct FillShapeStyle: ShapeStyle, Hashable, Sendable {
+    let level: String?
+    public init() { level = nil }
+    init(level: String?) { self.level = level }
+    public var secondary: FillShapeStyle { FillShapeStyle(level: "secondary") }
+    public var tertiary: FillShapeStyle { FillShapeStyle(level: "tertiary") }
+    public var quaternary: FillShapeStyle { FillShapeStyle(level: "quaternary") }
+    public var _styleSpec: StyleSpec { StyleSpec(name: level.map { "fill." + $0 } ?? "fill") }
+}
+
+extension ShapeStyle where Self == FillShapeStyle {
+    public static var fill: FillShapeStyle { FillShapeStyle() }
+}
+
+/// The tint colour in force (`.tint`): name `"tint"`.
+public struct TintShapeStyle: ShapeStyle, Hashable, Sendable {
+    public init() {}
+    public var _styleSpec: StyleSpec { StyleSpec(name: "tint") }
+}
+
+extension ShapeStyle where Self == TintShapeStyle {
+    public static var tint: TintShapeStyle { TintShapeStyle() }
+}
+
+/// The foreground style in force (`.foreground`): name `"foreground"`.
+public struct ForegroundStyle: ShapeStyle, Hashable, Sendable {
+    public init() {}
+    public var _styleSpec: StyleSpec { StyleSpec(name: "foreground") }
+}
+
+extension ShapeStyle where Self == ForegroundStyle {
+    public static var foreground: ForegroundStyle { ForegroundStyle() }
+}
+
+/// A list of colours for gradients.
+public struct Gradient: Hashable, Sendable {
+    public var colors: [Color]
+    public init(colors: [Color]) { self.colors = colors }
+}
+
+/// A linear gradient. Text renderers have no gradients: it serializes as its first colour
+/// (name `"custom"` if it has none).
+public struct LinearGradient: ShapeStyle, View, PrimitiveView {
+    public typealias Body = Never
+    public var gradient: Gradient
+    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) { self.gradient = gradient }
+    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) { gradient = Gradient(colors: colors) }
+    public var _styleSpec: StyleSpec { gradient.colors.first?._styleSpec ?? StyleSpec(name: "custom") }
+    func makeNodes() -> [ViewNode] { [Color.node(for: _styleSpec)] }
+}
+
+extension ShapeStyle where Self == LinearGradient {
+    public static func linearGradient(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
+        LinearGradient(colors: colors, startPoint: startPoint, endPoint: endPoint)
+    }
+    public static func linearGradient(_ gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
+        LinearGradient(gradient: gradient, startPoint: startPoint, endPoint: endPoint)
+    }
+}
