@@ -130,6 +130,12 @@ import Testing
         #expect(h.launcher.timelineRequests == 3, "the burst is coalesced into one more reload")
         h.host.containerChanged(group: "group.other")
         #expect(h.launcher.timelineRequests == 3)
+        h.loop.advance(by: 1)
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/.defaults.42.tmp")
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/.defaults.lock")
+        #expect(h.launcher.timelineRequests == 3, "a writer's temp and lock files are not changes")
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/defaults.json")
+        #expect(h.launcher.timelineRequests == 4)
     }
 
     @Test func removingAPluginMarksItsOutputsRemoved() throws {

@@ -72,11 +72,22 @@ public final class WidgetHost {
     /// Rescans the plugin folder now.
     public func rescanPlugins() { registry.reconcile(PluginFile.scan(config.paths.plugins)) }
 
-    /// Something changed under `containers/<group>/`: the first event reloads at once, a burst
-    /// that follows is coalesced into one more reload per window (throttle).
-    public func containerChanged(group: String) {
+    /// Something changed under `containers/<group>/` (`name`: the entry that changed, when known):
+    /// the first event reloads at once, a burst that follows is coalesced into one more reload
+    /// per window (throttle). Writers' temp and lock files are ignored: their rename onto the
+    /// real name is the event that matters, and reloading on the temp file would read the old data.
+    public func containerChanged(group: String, name: String? = nil) {
+        if let name, Self.isScratchFile(name) { return }
         guard let throttle = containerThrottles[group] else { return }
         throttle.signal()
+    }
+
+    /// Hidden temp/lock/swap files (`.defaults.123.tmp`, `.defaults.lock`, `.x.swp`) and backups (`x~`).
+    public static func isScratchFile(_ name: String) -> Bool {
+        let base = name.lastPathComponent
+        if base.hasSuffix("~") { return true }
+        guard base.hasPrefix(".") else { return false }
+        return base.hasSuffix(".tmp") || base.hasSuffix(".lock") || base.hasSuffix(".swp") || base.hasSuffix(".swx")
     }
 
     /// Reload requests (`WidgetCenter.reloadTimelines(ofKind:)`, `reload` command); nil = all.

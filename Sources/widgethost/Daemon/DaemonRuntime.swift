@@ -80,8 +80,8 @@ final class DaemonRuntime {
             w.close(); containerWatchers[group] = nil
         }
         for (group, dir) in dirs where containerWatchers[group] == nil {
-            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir) { [weak self] _ in
-                self?.host.containerChanged(group: group)
+            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir) { [weak self] path in
+                self?.host.containerChanged(group: group, name: path)
             }
             logger.info("watching container \(group) at \(dir)")
         }
