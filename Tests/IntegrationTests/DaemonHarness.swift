@@ -104,3 +104,17 @@ func buildProbe(in dir: String, name: String, defines: [String] = []) throws -> 
     try #require(r.status == 0, "cc failed: \(r.stderr)")
     return out
 }
+
+/// Starts a program with stdin/stdout/stderr on /dev/null and returns its pid (wait with waitpid).
+func spawnBackground(_ program: String, _ args: [String]) -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd in Int32(0)...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+    let argv = ([program] + args).map { strdup($0) } + [nil]
+    let env = currentEnvironment().map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) }; env.forEach { free($0) } }
+    var pid: pid_t = 0
+    _ = posix_spawn(&pid, program, &actions, nil, argv, env)
+    return pid
+}

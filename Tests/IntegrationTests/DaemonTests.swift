@@ -108,3 +108,55 @@ import Glibc
         #expect(!d.stderr.contains("handles still active"))
     }
 }
+
+/// Misbehaving plugins and the `defaults` command against a running host.
+@Suite(.serialized) struct DaemonResilienceTests {
+    let id = "probe-systemSmall"
+    let paths = #""paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}"#
+
+    @Test func aCrashingOrHangingPluginLeavesTheHostServingTheLastEntry() throws {
+        let d = try RunningDaemon(config: "{\(paths), \"defaults\": {\"requestTimeoutSeconds\": 1, \"retryMaxSeconds\": 2}}")
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        d.writeContainer("group.probe", "value.txt", "fine")
+        #expect(eventually { d.text(id) == "v1 fine #0" }, "stderr:\n\(d.stderr)")
+        d.writeContainer("group.probe", "value.txt", "crash")
+        #expect(eventually { d.output(id)?["stale"] == .bool(true) }, "stderr:\n\(d.stderr)")
+        #expect(d.text(id) == "v1 fine #0", "the last good entry stays on screen")
+        #expect(d.output(id)?["error"]?.stringValue?.contains("signal") == true, "got \(String(describing: d.output(id)))")
+        d.writeContainer("group.probe", "value.txt", "hang")
+        #expect(eventually { d.stderr.contains("missed its deadline") }, "stderr:\n\(d.stderr)")
+        d.writeContainer("group.probe", "value.txt", "back")
+        #expect(eventually { d.text(id) == "v1 back #0" && d.output(id)?["stale"] == .bool(false) }, "a new worker serves again")
+        d.signal(SIGTERM)
+        #expect(d.waitForExit() == 0)
+    }
+
+    @Test func defaultsWriteReloadsTheWidgetsOfThatGroup() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        let r = run(TestPaths.widgethost, ["defaults", "write", "--config", d.dir.path + "/config.json", "group.probe", "completedCount", "6"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(eventually { d.stderr.contains("reload probe-systemSmall (probe.so probe systemSmall): container group.probe changed") })
+        let read = run(TestPaths.widgethost, ["defaults", "read", "--config", d.dir.path + "/config.json", "group.probe", "completedCount"])
+        #expect(read.stdout == "6\n")
+    }
+
+    @Test func concurrentDefaultsWritersLoseNoKey() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        // Two writers at once, each setting 15 keys of its own. (Two processes waited for with
+        // waitpid: a shell's `wait` hangs under a test runner that blocks SIGCHLD.)
+        let writers = ["a", "b"].map { prefix in
+            spawnBackground("/bin/sh", ["-c", "for i in $(seq 1 15); do '\(TestPaths.widgethost)' defaults write --containers '\(dir.path)' group.x \(prefix)$i $i || exit 1; done"])
+        }
+        for pid in writers {
+            var st: Int32 = 0
+            while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+            #expect(st == 0)
+        }
+        let all = run(TestPaths.widgethost, ["defaults", "read", "--containers", dir.path, "group.x"])
+        let dict = try WireCodec.decode([String: JSONValue].self, from: Data(all.stdout.utf8))
+        #expect(dict.count == 30, "got \(dict.keys.sorted())")
+    }
+}

@@ -8,6 +8,9 @@
  *
  *   -DPROBE_VERSION=2   the version shown in the text (default 1)
  *   -DPROBE_STEP=5      seconds between entries (default 1)
+ *
+ * Misbehaviour on demand, driven by the container value: "crash" aborts the worker inside the
+ * timeline call, "hang" never answers.
  */
 #include "widget_plugin.h"
 
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef PROBE_VERSION
 #define PROBE_VERSION 1
@@ -61,6 +65,8 @@ static int32_t probe_invoke(const uint8_t *request, size_t request_length,
     } else if (strstr(req, "\"op\":\"timeline\"")) {
         char value[256];
         read_value(value, sizeof value);
+        if (strcmp(value, "crash") == 0) abort();
+        if (strcmp(value, "hang") == 0) for (;;) pause();
         long now = (long)time(NULL);
         snprintf(body, sizeof body,
                  "{\"entries\":["
