@@ -1,6 +1,9 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct UsageEntry: TimelineEntry {
     let date: Date
