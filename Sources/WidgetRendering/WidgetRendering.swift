@@ -1,1 +1,0 @@
-// WidgetRendering: see docs/architecture.md
