@@ -34,11 +34,13 @@ public struct RenderOptions: Hashable, Sendable {
     /// Grid size override in cells; `nil` uses the family's `cellGrid` (and, for the one-line
     /// renderings, the width of `accessoryInline`).
     public var size: GridSize?
+    /// Colours for the renderers that show them (Pango).
+    public var palette: ColorPalette
 
     public init(glyphs: GlyphMap = .unicode, redact: Bool? = nil, redactPrivate: Bool = false,
-                now: Date = Date(), size: GridSize? = nil) {
+                now: Date = Date(), size: GridSize? = nil, palette: ColorPalette = .system) {
         self.glyphs = glyphs; self.redact = redact; self.redactPrivate = redactPrivate
-        self.now = now; self.size = size
+        self.now = now; self.size = size; self.palette = palette
     }
 
     /// The grid a system or accessory family is laid out on.
