@@ -70,7 +70,7 @@ struct GridBuilder {
     private func text(_ s: String, _ env: RenderEnv, lineLimit: Int? = nil) -> LayoutNode {
         // A string longer than any grid can show is cut before layout.
         let s = s.count > 4096 ? String(s.prefix(4096)) : s
-        return LayoutNode(.text(s, lineLimit: lineLimit ?? env.lineLimit, align: Self.horizontal(env.textAlignment)))
+        return LayoutNode(.text(s, lineLimit: lineLimit ?? env.lineLimit, align: env.textAlignment == nil ? -1 : Self.horizontal(env.textAlignment)))
     }
 
     private mutating func stack(_ axis: Axis, _ children: [ViewNode], _ env: RenderEnv, align: Align, spacing: Int) -> LayoutNode {

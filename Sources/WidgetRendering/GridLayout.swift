@@ -198,14 +198,27 @@ enum GridLayout {
                     .sorted { (maxMain[$0] - minMain[$0], $0) < (maxMain[$1] - minMain[$1], $1) }
                 let lowerMin = kids.indices.filter { kids[$0].priority < prio }.reduce(0) { $0 + minMain[$1] }
                 var avail = max(0, remaining - lowerMin)
-                var left = group.count
-                for i in group {
-                    let share = left == 1 ? avail : avail / left
+                // Bounded children (text, fixed frames) share what the unbounded ones (spacers,
+                // shapes, bars, infinite frames) leave at their minimum; those take the rest.
+                // So a text next to a Spacer keeps its ideal width, two texts split evenly.
+                let isUnbounded = group.map { maxMain[$0] >= unbounded }
+                var leftBounded = isUnbounded.filter { !$0 }.count
+                var leftUnbounded = group.count - leftBounded
+                var unboundedMin = zip(group, isUnbounded).filter { $0.1 }.reduce(0) { $0 + minMain[$1.0] }
+                for (i, open) in zip(group, isUnbounded) {
+                    let share: Int
+                    if open {
+                        share = leftUnbounded == 1 ? avail : avail / leftUnbounded
+                        leftUnbounded -= 1; unboundedMin -= minMain[i]
+                    } else {
+                        let pool = max(0, avail - unboundedMin)
+                        share = leftBounded == 1 ? pool : pool / leftBounded
+                        leftBounded -= 1
+                    }
                     let offer = Proposal.make(axis, main: max(0, share), cross: cross)
                     let s = size(kids[i], offer)
                     offers[i] = offer; sizes[i] = s
                     avail = max(0, avail - s.along(axis)); remaining = max(0, remaining - s.along(axis))
-                    left -= 1
                 }
             }
         } else {

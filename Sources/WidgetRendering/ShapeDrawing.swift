@@ -51,22 +51,31 @@ enum ShapeDrawing {
         }
     }
 
-    /// The outline, or the trimmed part of it, sampled densely enough to leave no gaps.
+    /// The outline, or the trimmed part of it: the cells whose centres lie within half a cell
+    /// of the ellipse (measured in the ellipse's normalised coordinates).
     private static func arc(_ c: Character, cx: Double, cy: Double, rx: Double, ry: Double, paint s: ShapePaint,
                             on canvas: inout Canvas) {
         let from = s.trimFrom.isFinite ? min(max(s.trimFrom, 0), 1) : 0
         let to = s.trimTo.isFinite ? min(max(s.trimTo, 0), 1) : 1
-        guard to > from else { return }
-        // Centre lines of the outline run through the edge cells' centres.
-        let ax = max(rx - 0.5, 0), ay = max(ry - 0.5, 0)
-        let steps = min(4096, max(16, Int((ax + ay) * 16)))
-        let rot = (s.rotation.isFinite ? s.rotation : 0) * .pi / 180
-        for k in 0...steps {
-            let f = from + (to - from) * Double(k) / Double(steps)
-            let phi = 2 * .pi * f + rot
-            let px = cx + ax * cos(phi), py = cy + ay * sin(phi)
-            guard px.isFinite, py.isFinite, abs(px) < 1e6, abs(py) < 1e6 else { continue }
-            canvas.put(c, x: Int(px.rounded(.down)), y: Int(py.rounded(.down)))
+        guard to > from, rx > 0, ry > 0 else { return }
+        let band = 0.5 / min(rx, ry)
+        let rot = (s.rotation.isFinite ? s.rotation : 0) / 360
+        let x0 = max(0, Int((cx - rx).rounded(.down))), x1 = min(canvas.columns, Int((cx + rx).rounded(.up)))
+        let y0 = max(0, Int((cy - ry).rounded(.down))), y1 = min(canvas.rows, Int((cy + ry).rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        for yy in y0..<y1 {
+            for xx in x0..<x1 {
+                let dx = (Double(xx) + 0.5 - cx) / rx, dy = (Double(yy) + 0.5 - cy) / ry
+                let r = (dx * dx + dy * dy).squareRoot()
+                guard abs(r - 1) <= band else { continue }
+                if from > 0 || to < 1 {
+                    // SwiftUI's path starts at 3 o'clock and runs clockwise (y grows downwards).
+                    var f = atan2(dy, dx) / (2 * .pi) - rot
+                    f -= f.rounded(.down)
+                    guard f >= from && f <= to else { continue }
+                }
+                canvas.put(c, x: xx, y: yy)
+            }
         }
     }
 
