@@ -5,8 +5,9 @@ import OpenWidgetKit
 ///
 /// - `accessoryInline`: exactly one line — texts, labels and symbols joined with spaces,
 ///   stacks flattened, progress as "62%" — cut with "…" to the inline width.
-/// - `accessoryRectangular`: at most 3 lines (the children of vertical containers become
-///   lines, progress views a bar across the width), each cut with "…" to the width.
+/// - `accessoryRectangular`: at most 3 lines: the grid layout when it fits in three lines
+///   (an icon beside a VStack stays beside it), else the children of vertical containers
+///   become lines (progress views a bar across the width), each cut with "…" to the width.
 /// - `accessoryCircular`: at most 2 short lines: a gauge or progress as "◔ 5" / "◑ 62%" over
 ///   its label, otherwise the first lines of the content.
 /// - system families: the tree laid out on the family's `cellGrid` (see `GridLayout`) — one
@@ -21,6 +22,16 @@ public enum TextRenderer {
         case .accessoryInline:
             return inlineRuns(node, options: options).map(\.text).joined()
         case .accessoryRectangular:
+            // Side-by-side content (an icon beside two lines) keeps its shape when the grid
+            // layout fits in three lines; anything taller falls back to one line per child.
+            // Laid out on a grid taller than the family's, so content is never clipped into fitting.
+            var tall = options
+            tall.size = GridSize(columns: options.grid(for: family).columns, rows: 16)
+            let laidOut = grid(node, family: family, options: tall).filter { !$0.allSatisfy(\.isWhitespace) }
+            if !laidOut.isEmpty && laidOut.count <= 3 {
+                let indent = laidOut.map { $0.prefix(while: { $0 == " " }).count }.min() ?? 0
+                return laidOut.map { String($0.dropFirst(indent)) }.joined(separator: "\n")
+            }
             let width = options.grid(for: family).columns
             return accessoryLines(node, options: options, width: width, maxLines: 3).joined(separator: "\n")
         case .accessoryCircular:
