@@ -7,7 +7,7 @@ import OpenWidgetKit
 /// Every piece of text is escaped (`& < > ' "`). A pure function: safe from any thread.
 public enum PangoRenderer {
     public static func render(_ node: ViewNode, family: WidgetFamily, options: RenderOptions = RenderOptions()) -> String {
-        TextRenderer.inlineRuns(node, options: options).map { markup($0, palette: options.palette) }.joined()
+        TextRenderer.inlineRuns(node, family: family, options: options).map { markup($0, palette: options.palette) }.joined()
     }
 
     /// Escapes text for Pango markup.

@@ -50,10 +50,15 @@ public struct RenderOptions: Hashable, Sendable {
         return GridSize(columns: g.columns, rows: g.rows).clamped
     }
 
-    /// The width of a one-line rendering (inline, pango, waybar `text`).
-    var inlineWidth: Int {
+    /// Width of the one-line summary of a non-inline family (a bar's `text`), in columns.
+    public static let barLineWidth = 64
+
+    /// The width of a one-line rendering (inline, pango, waybar `text`): the `accessoryInline`
+    /// width for that family, as WidgetKit truncates it; `barLineWidth` when a larger family is
+    /// summarised on one line; `size.columns` when set.
+    func inlineWidth(for family: WidgetFamily) -> Int {
         if let size { return size.clamped.columns }
-        return WidgetFamily.accessoryInline.cellGrid.columns
+        return family == .accessoryInline ? WidgetFamily.accessoryInline.cellGrid.columns : Self.barLineWidth
     }
 
     /// Whether the tree is shown redacted as a placeholder.

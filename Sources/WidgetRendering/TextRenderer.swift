@@ -41,11 +41,17 @@ public enum TextRenderer {
         }
     }
 
+    /// The one-line summary of a widget of `family` (a bar's text): the inline rendering, cut to
+    /// the inline width for `accessoryInline` and to `RenderOptions.barLineWidth` otherwise.
+    public static func oneLine(_ node: ViewNode, family: WidgetFamily, options: RenderOptions = RenderOptions()) -> String {
+        inlineRuns(node, family: family, options: options).map(\.text).joined()
+    }
+
     /// The one-line rendering as styled runs (Pango and waybar build on it).
-    static func inlineRuns(_ node: ViewNode, options: RenderOptions) -> [Run] {
+    static func inlineRuns(_ node: ViewNode, family: WidgetFamily = .accessoryInline, options: RenderOptions) -> [Run] {
         var f = InlineFlattener()
         let env = RenderEnv(root: node, options: options)
-        return InlineFlattener.fit(f.join(f.items(node, env)), width: options.inlineWidth)
+        return InlineFlattener.fit(f.join(f.items(node, env)), width: options.inlineWidth(for: family))
     }
 
     /// The rows of the system-family layout.

@@ -23,7 +23,7 @@ public struct WaybarOutput: Codable, Hashable, Sendable {
 /// Renders a tree as a `WaybarOutput`. A pure function: safe from any thread.
 public enum WaybarRenderer {
     public static func render(_ node: ViewNode, family: WidgetFamily, options: RenderOptions = RenderOptions()) -> WaybarOutput {
-        let text = TextRenderer.render(node, family: .accessoryInline, options: options)
+        let text = TextRenderer.oneLine(node, family: family, options: options)
         var rows = TextRenderer.render(node, family: family, options: options).split(separator: "\n", omittingEmptySubsequences: false)
         while rows.first?.isEmpty == true { rows.removeFirst() }
         while rows.last?.isEmpty == true { rows.removeLast() }
