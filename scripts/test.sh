@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-swift build
+swift build               # every product, the plugin .so files included
+swift build --build-tests # the test bundle
 swift test --skip-build "$@"

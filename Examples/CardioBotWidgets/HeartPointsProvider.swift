@@ -19,12 +19,12 @@ final class HeartPointsProvider: TimelineProvider {
         )
     }
 
-    func getSnapshot(in context: Context, completion: @escaping (HeartPointsViewModel) -> Void) {
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (HeartPointsViewModel) -> Void) {
         let entry = self.entry
         DispatchQueue.main.async { completion(entry) }
     }
 
-    func getTimeline(in context: Context, completion: @escaping (Timeline<HeartPointsViewModel>) -> Void) {
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<HeartPointsViewModel>) -> Void) {
         let timeline = Timeline(entries: [entry], policy: .atEnd)
         DispatchQueue.main.async { completion(timeline) }
     }

@@ -86,7 +86,7 @@ struct HeartPointsChartView: View {
                 }
             }
             .frame(maxWidth: .infinity, maxHeight: 48, alignment: .bottom)
-            HStack {
+            HStack(spacing: 0) {
                 ForEach(0..<labelCount, id: \.self) { i in
                     Text("\(i * 24 / labelCount)")
                         .font(.caption2)

@@ -102,7 +102,7 @@ struct ClockyWidgetEntryView: View {
                       hourTickHeight: 24,
                       tickInset: 48,
                       font: Font.system(size: 24))
-        @unknown default:
+        default:
             ClockView(currentDate: entry.date,
                       minuteTickHeight: 8,
                       hourTickHeight: 16,
@@ -116,9 +116,9 @@ struct ClockyWidgetEntryView: View {
 /// with the seconds, and the time in the middle.
 struct ClockView: View {
     let currentDate: Date
-    let minuteTickHeight: CGFloat
-    let hourTickHeight: CGFloat
-    let tickInset: CGFloat
+    let minuteTickHeight: Double
+    let hourTickHeight: Double
+    let tickInset: Double
     let font: Font
     var label: String? = nil
 

@@ -1,6 +1,9 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct UsageEntry: TimelineEntry {
     let date: Date
@@ -12,7 +15,7 @@ struct UsageEntry: TimelineEntry {
 }
 
 /// CPU use since the previous reload (the worker lives between reloads); the first reading of a
-/// fresh worker samples over 250 ms.
+/// fresh worker (or a second reading within a few jiffies) samples over 250 ms.
 struct CPUProvider: TimelineProvider {
     private static let previous = Mutex<(busy: UInt64, total: UInt64)?>(nil)
 
@@ -26,11 +29,14 @@ struct CPUProvider: TimelineProvider {
 
     private func sample() -> UsageEntry {
         var before = Self.previous.withLock { $0 }
-        if before == nil {
-            before = ProcReader.cpuTimes()
+        var now = ProcReader.cpuTimes()
+        // A fresh worker, or two calls within a few jiffies (snapshot then timeline): sample
+        // over a quarter second instead of dividing by nothing.
+        if before == nil || (now?.total ?? 0) &- (before?.total ?? 0) < 20 {
+            before = now
             usleep(250_000)
+            now = ProcReader.cpuTimes()
         }
-        let now = ProcReader.cpuTimes()
         Self.previous.withLock { $0 = now }
         var fraction: Double?
         if let b = before, let n = now, n.total > b.total {

@@ -138,8 +138,13 @@ import Glibc
         let defaults = try #require(SharedDefaults(suiteName: "group.com.cardiobot"))
         let today = Double(Int(Date().timeIntervalSince1970) / 86_400 * 86_400)
         // 10 vigorous minutes at 09:00 UTC and 5 moderate ones at 18:00 (age 29: max 191).
-        let samples = (0..<10).map { JSONValue.array([.number(today + 9 * 3600 + Double($0) * 60), .number(160)]) }
-            + (0..<5).map { JSONValue.array([.number(today + 18 * 3600 + Double($0) * 60), .number(125)]) }
+        func sample(hour: Double, minute: Int, bpm: Double) -> JSONValue {
+            let start: Double = today + hour * 3600 + Double(minute) * 60
+            return .array([.number(start), .number(bpm)])
+        }
+        let vigorous: [JSONValue] = (0..<10).map { sample(hour: 9, minute: $0, bpm: 160) }
+        let moderate: [JSONValue] = (0..<5).map { sample(hour: 18, minute: $0, bpm: 125) }
+        let samples = vigorous + moderate
         defaults.set(.array(samples), forKey: "heartRates")
 
         let w = try worker("CardioBotWidgets", containers: dir.path)

@@ -57,6 +57,13 @@ private struct FlavorWidget: Widget {
     }
 }
 
+/// Answers `request` with the flavor widget, as a worker would: on a thread of its own.
+private func flavors(_ request: WireRequest) async throws -> WireResponse {
+    try await onOwnThread {
+        try PluginRuntime(bundleId: "t", records: FlavorWidget().body._widgetRecords, appGroups: []).respond(to: request)
+    }
+}
+
 @Suite struct IntentTests {
     @Test func parametersAreDescribedWithTypesDefaultsAndOptions() {
         let d = IntentRegistry.parameterDescriptors(of: FlavorIntent.self)
@@ -69,31 +76,28 @@ private struct FlavorWidget: Widget {
         #expect(d[2].defaultValue == nil)
     }
 
-    @Test func configurationReachesTheProvider() throws {
-        let rt = PluginRuntime(bundleId: "t", records: FlavorWidget().body._widgetRecords, appGroups: [])
-        let r = try rt.respond(to: WireRequest(op: .timeline, kind: "flavors", family: .systemSmall,
-                                               configuration: ["flavor": .string("vanilla"), "scoops": .number(4)]))
+    @Test func configurationReachesTheProvider() async throws {
+        let r = try await flavors(WireRequest(op: .timeline, kind: "flavors", family: .systemSmall,
+                                              configuration: ["flavor": .string("vanilla"), "scoops": .number(4)]))
         let first = try #require(r.entries?.first?.view.childNodes.first)
         #expect(first.text == "4 vanilla")
         #expect(r.policy == WirePolicy(type: "never"))
     }
 
-    @Test func badConfigurationNamesTheParameter() {
-        let rt = PluginRuntime(bundleId: "t", records: FlavorWidget().body._widgetRecords, appGroups: [])
-        #expect(throws: IntentError.self) {
-            try rt.respond(to: WireRequest(op: .timeline, kind: "flavors", family: .systemSmall, configuration: ["flavor": .string("banana")]))
+    @Test func badConfigurationNamesTheParameter() async {
+        await #expect(throws: IntentError.self) {
+            try await flavors(WireRequest(op: .timeline, kind: "flavors", family: .systemSmall, configuration: ["flavor": .string("banana")]))
         }
         do {
-            _ = try rt.respond(to: WireRequest(op: .timeline, kind: "flavors", family: .systemSmall, configuration: ["sprinkles": .bool(true)]))
+            _ = try await flavors(WireRequest(op: .timeline, kind: "flavors", family: .systemSmall, configuration: ["sprinkles": .bool(true)]))
             Issue.record("an unknown parameter was accepted")
         } catch {
             #expect("\(error)".contains("no parameter \"sprinkles\""))
         }
     }
 
-    @Test func buttonCarriesItsIntentAndPerformRunsIt() throws {
-        let rt = PluginRuntime(bundleId: "t", records: FlavorWidget().body._widgetRecords, appGroups: [])
-        let r = try rt.respond(to: WireRequest(op: .snapshot, kind: "flavors", family: .systemSmall))
+    @Test func buttonCarriesItsIntentAndPerformRunsIt() async throws {
+        let r = try await flavors(WireRequest(op: .snapshot, kind: "flavors", family: .systemSmall))
         var action: IntentAction?
         try #require(r.entries?.first).view.walk { if $0.kind == .button { action = $0.action } }
         let a = try #require(action)
@@ -101,7 +105,7 @@ private struct FlavorWidget: Widget {
         #expect(a.parameters == ["amount": .number(3)])
         #expect(a.title == "Add")
         let before = performedCounts.withLock { $0.count }
-        let performed = try rt.respond(to: WireRequest(op: .perform, kind: "flavors", family: .systemSmall, action: a))
+        let performed = try await flavors(WireRequest(op: .perform, kind: "flavors", family: .systemSmall, action: a))
         #expect(performed.ok)
         #expect(performed.reloadRequests == ["flavors"])
         #expect(performedCounts.withLock { $0.count } == before + 1)

@@ -19,7 +19,7 @@ private struct RecordingProvider: TimelineProvider {
     func getSnapshot(in context: Context, completion: @escaping (ContextEntry) -> Void) {
         completion(ContextEntry(date: start, family: context.family, isPreview: context.isPreview, label: "snapshot"))
     }
-    func getTimeline(in context: Context, completion: @escaping (Timeline<ContextEntry>) -> Void) {
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<ContextEntry>) -> Void) {
         let entries = (0..<3).map { ContextEntry(date: start.addingTimeInterval(Double($0) * 60), family: context.family,
                                                   isPreview: context.isPreview, label: "entry \($0)") }
         // Deliver from another thread, twice: the second delivery must be ignored.
@@ -71,10 +71,11 @@ private func runtime<W: Widget>(_ w: W.Type) -> PluginRuntime {
     PluginRuntime(bundleId: "test", records: W().body._widgetRecords, appGroups: ["group.test"])
 }
 
-private func texts(_ node: ViewNode) -> [String] {
-    var out: [String] = []
-    node.walk { if let t = $0.text { out.append(t) } }
-    return out
+
+/// Answers `request` as a worker would: on a thread of its own.
+private func respond<W: Widget>(_ w: W.Type, _ request: WireRequest) async throws -> WireResponse {
+    let rt = runtime(W.self)
+    return try await onOwnThread { try rt.respond(to: request) }
 }
 
 @Suite struct TimelineRuntimeTests {
@@ -113,9 +114,8 @@ private func texts(_ node: ViewNode) -> [String] {
         #expect(records.map(\.kind) == ["recording", "plain"])
     }
 
-    @Test func timelineCarriesEntriesPolicyContextAndRelevance() throws {
-        let rt = runtime(RecordingWidget.self)
-        let r = try rt.respond(to: WireRequest(op: .timeline, kind: "recording", family: .accessoryInline))
+    @Test func timelineCarriesEntriesPolicyContextAndRelevance() async throws {
+        let r = try await respond(RecordingWidget.self, WireRequest(op: .timeline, kind: "recording", family: .accessoryInline))
         let entries = try #require(r.entries)
         #expect(entries.count == 3)
         #expect(entries.map(\.date.timeIntervalSince1970) == [1_800_000_000, 1_800_000_060, 1_800_000_120])
@@ -124,13 +124,13 @@ private func texts(_ node: ViewNode) -> [String] {
         #expect(r.policy == WirePolicy(type: "after", date: Date(timeIntervalSince1970: 1_800_003_600)))
     }
 
-    @Test func snapshotSeesPreviewFlag() throws {
-        let r = try runtime(RecordingWidget.self).respond(to: WireRequest(op: .snapshot, kind: "recording", family: .systemSmall, isPreview: true))
+    @Test func snapshotSeesPreviewFlag() async throws {
+        let r = try await respond(RecordingWidget.self, WireRequest(op: .snapshot, kind: "recording", family: .systemSmall, isPreview: true))
         #expect(texts(try #require(r.entries?.first).view) == ["snapshot", "systemSmall preview"])
     }
 
-    @Test func placeholderIsRedacted() throws {
-        let r = try runtime(RecordingWidget.self).respond(to: WireRequest(op: .placeholder, kind: "recording", family: .systemSmall))
+    @Test func placeholderIsRedacted() async throws {
+        let r = try await respond(RecordingWidget.self, WireRequest(op: .placeholder, kind: "recording", family: .systemSmall))
         let root = try #require(r.entries?.first?.view)
         #expect(root.modifiers?.redacted == true)
         #expect(texts(root).first == "placeholder")
@@ -149,8 +149,8 @@ private func texts(_ node: ViewNode) -> [String] {
         #expect(garbage?.error?.hasPrefix("malformed request") == true)
     }
 
-    @Test func treeRoundTripsThroughTheWireCodec() throws {
-        let r = try runtime(RecordingWidget.self).respond(to: WireRequest(op: .timeline, kind: "recording", family: .systemSmall))
+    @Test func treeRoundTripsThroughTheWireCodec() async throws {
+        let r = try await respond(RecordingWidget.self, WireRequest(op: .timeline, kind: "recording", family: .systemSmall))
         let data = try WireCodec.encode(r)
         #expect(try WireCodec.decode(WireResponse.self, from: data) == r)
         // Sorted keys: the encoding is canonical.

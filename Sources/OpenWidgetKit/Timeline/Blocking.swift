@@ -24,7 +24,7 @@ enum Blocking {
         }
     }
 
-    static func completion<T>(_ start: (@escaping (T) -> Void) -> Void) -> T {
+    static func completion<T>(_ start: (@escaping @Sendable (T) -> Void) -> Void) -> T {
         let box = Box<T>()
         start { box.deliver($0) }
         return box.wait()

@@ -19,14 +19,16 @@ public struct TimelineProviderContext: Sendable {
 ///
 /// Called on the worker's request thread (never the main thread), one call at a time. The
 /// completion handlers may be called from any thread or queue, including `DispatchQueue.main`,
-/// at any later time within the call's deadline; calling one twice is ignored.
+/// at any later time within the call's deadline; calling one twice is ignored. The handlers are
+/// `@Sendable`, so an implementation may hand them to another queue; an implementation written
+/// as in WidgetKit, without `@Sendable`, still conforms.
 public protocol TimelineProvider {
     associatedtype Entry: TimelineEntry
     typealias Context = TimelineProviderContext
     /// A quick, data-free entry; rendered redacted.
     func placeholder(in context: Context) -> Entry
-    func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void)
-    func getTimeline(in context: Context, completion: @escaping (Timeline<Entry>) -> Void)
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (Entry) -> Void)
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<Entry>) -> Void)
 }
 
 /// Supplies the entries of an `AppIntentConfiguration` widget: the async variant that receives

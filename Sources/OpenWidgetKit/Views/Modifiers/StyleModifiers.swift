@@ -87,7 +87,7 @@ extension View {
         accessibilityLabelString(label.key)
     }
 
-    public func accessibilityLabel<S: StringProtocol>(_ label: S) -> ModifiedContent<Self, _NodeModifier> {
+    @_disfavoredOverload public func accessibilityLabel<S: StringProtocol>(_ label: S) -> ModifiedContent<Self, _NodeModifier> {
         accessibilityLabelString(String(label))
     }
 

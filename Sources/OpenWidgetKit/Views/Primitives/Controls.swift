@@ -15,7 +15,7 @@ public struct Link<Label: View>: View, PrimitiveView {
 
 extension Link where Label == Text {
     public init(_ title: LocalizedStringKey, destination: URL) { self.init(destination: destination) { Text(title) } }
-    public init<S: StringProtocol>(_ title: S, destination: URL) { self.init(destination: destination) { Text(title) } }
+    @_disfavoredOverload public init<S: StringProtocol>(_ title: S, destination: URL) { self.init(destination: destination) { Text(title) } }
 }
 
 /// A button that runs an `AppIntent`: `button` node with `action` (intent name, `@Parameter`
@@ -36,7 +36,7 @@ public struct Button<Label: View>: View, PrimitiveView {
 
 extension Button where Label == Text {
     public init<I: AppIntent>(_ title: LocalizedStringKey, intent: I) { self.init(intent: intent) { Text(title) } }
-    public init<I: AppIntent, S: StringProtocol>(_ title: S, intent: I) { self.init(intent: intent) { Text(title) } }
+    @_disfavoredOverload public init<I: AppIntent, S: StringProtocol>(_ title: S, intent: I) { self.init(intent: intent) { Text(title) } }
 }
 
 /// A toggle that runs an `AppIntent`: `toggle` node with `isOn`, `action` and the label as

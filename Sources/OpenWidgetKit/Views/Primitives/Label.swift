@@ -16,7 +16,7 @@ public struct Label<Title: View, Icon: View>: View, PrimitiveView {
 
 extension Label where Title == Text, Icon == Image {
     public init(_ title: LocalizedStringKey, systemImage: String) { self.init(title: { Text(title) }, icon: { Image(systemName: systemImage) }) }
-    public init<S: StringProtocol>(_ title: S, systemImage: String) { self.init(title: { Text(title) }, icon: { Image(systemName: systemImage) }) }
+    @_disfavoredOverload public init<S: StringProtocol>(_ title: S, systemImage: String) { self.init(title: { Text(title) }, icon: { Image(systemName: systemImage) }) }
     public init(_ title: LocalizedStringKey, image: String) { self.init(title: { Text(title) }, icon: { Image(image) }) }
 }
 

@@ -15,7 +15,9 @@ public struct LocalizedStringKey: ExpressibleByStringInterpolation, Hashable, Se
         public init(literalCapacity: Int, interpolationCount: Int) { output.reserveCapacity(literalCapacity) }
         public mutating func appendLiteral(_ literal: String) { output += literal }
         public mutating func appendInterpolation(_ string: String) { output += string }
-        public mutating func appendInterpolation<T>(_ value: T) { output += String(describing: value) }
+        public mutating func appendInterpolation<T>(_ value: T) {
+            if let text = value as? Text { output += text.plainText } else { output += String(describing: value) }
+        }
         public mutating func appendInterpolation<F: TextFormatStyle>(_ value: F.FormatInput, format: F) {
             output += format.format(value)
         }

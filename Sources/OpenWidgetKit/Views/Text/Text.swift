@@ -13,7 +13,7 @@ public struct Text: View, PrimitiveView, Hashable {
     /// `Text(key, tableName:bundle:comment:)` — tables are ignored (no localisation yet).
     public init(_ key: LocalizedStringKey, tableName: String?, comment: StaticString? = nil) { string = key.key }
     /// Text of a string value, verbatim.
-    public init<S: StringProtocol>(_ content: S) { string = String(content) }
+    @_disfavoredOverload public init<S: StringProtocol>(_ content: S) { string = String(content) }
     /// Text shown exactly as given.
     public init(verbatim content: String) { string = content }
 

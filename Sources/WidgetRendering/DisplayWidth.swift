@@ -1,0 +1,59 @@
+/// Terminal columns a string occupies, like `wcswidth`: per grapheme cluster, 0 for controls,
+/// combining marks and other zero-width characters, 2 for East Asian wide/fullwidth characters
+/// and emoji shown in emoji presentation, 1 otherwise. Every renderer counts columns with it.
+/// Pure; safe from any thread.
+public func displayWidth(of string: some StringProtocol) -> Int {
+    var w = 0
+    for c in string { w += displayWidth(of: c) }
+    return w
+}
+
+/// Terminal columns of one grapheme cluster (see `displayWidth(of:)` for strings).
+public func displayWidth(of c: Character) -> Int {
+    let scalars = c.unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    // Emoji: an emoji-presentation base, or a text base forced with VS16.
+    if first.properties.isEmojiPresentation { return 2 }
+    if scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0F }), first.properties.isEmoji,
+       !(0x30...0x39).contains(first.value), first.value != 0x23, first.value != 0x2A {
+        return 2
+    }
+    switch first.properties.generalCategory {
+    case .control, .format, .nonspacingMark, .enclosingMark, .lineSeparator, .paragraphSeparator:
+        // A zero-width base (e.g. a lone ZWJ or combining mark) adds nothing.
+        return 0
+    default: break
+    }
+    return isWide(first.value) ? 2 : 1
+}
+
+/// East Asian Wide and Fullwidth ranges (Unicode 15, abridged to the blocks in real use).
+private func isWide(_ v: UInt32) -> Bool {
+    switch v {
+    case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+         0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+         0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+         0x1F200...0x1F2FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+        return true
+    default:
+        return false
+    }
+}
+
+extension String {
+    /// This string cut to at most `width` columns; when something had to go, it ends in `"…"`.
+    func truncated(toWidth width: Int) -> String {
+        guard width > 0 else { return "" }
+        if displayWidth(of: self) <= width { return self }
+        var out = ""
+        var w = 0
+        for c in self {
+            let cw = displayWidth(of: c)
+            if w + cw > width - 1 { break }
+            out.append(c); w += cw
+        }
+        // Drop a trailing space before the ellipsis ("Steps …" reads worse than "Steps…").
+        while out.last == " " { out.removeLast() }
+        return out + "…"
+    }
+}

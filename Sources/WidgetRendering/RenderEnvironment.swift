@@ -1,0 +1,150 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// Limits that keep every renderer bounded whatever the tree holds (DESIGN §6 caps trees in
+/// the host too; these hold even when that cap is off).
+enum RenderLimits {
+    /// Nodes deeper than this are not rendered (a widget needs a handful of levels).
+    static let maxDepth = 64
+    /// Nodes visited per render.
+    static let maxNodes = 4096
+    /// Children of one node considered.
+    static let maxChildren = 512
+    /// Largest count of cells any single measurement may claim (points beyond are clamped).
+    static let maxCells = 1 << 16
+}
+
+/// The style a run of inline text carries (Pango markup is made from it).
+struct RunStyle: Hashable {
+    var weight: String?
+    var italic = false
+    var monospaced = false
+    var monospacedDigit = false
+    var foreground: StyleSpec?
+    var opacity: Double = 1
+}
+
+/// The inherited state of a node during rendering: SwiftUI's environment, reduced to what
+/// the text renderers use. Style modifiers flow down; opacity and rotation compose.
+struct RenderEnv {
+    let options: RenderOptions
+    var redact: Bool
+    var privacySensitive = false
+    var style = RunStyle()
+    var tint: StyleSpec?
+    var rotation: Double = 0
+    var lineLimit: Int?
+    var textAlignment: String?
+    var depth = 0
+
+    init(root: ViewNode, options: RenderOptions) {
+        self.options = options
+        self.redact = options.isPlaceholder(root)
+    }
+
+    /// The environment of a node carrying `m`, under this one.
+    func applying(_ m: Modifiers?) -> RenderEnv {
+        var e = self
+        e.depth += 1
+        guard let m else { return e }
+        if let f = m.font {
+            if let w = f.weight { e.style.weight = w } else if f.style == "headline" { e.style.weight = "semibold" }
+            if f.design == "monospaced" { e.style.monospaced = true }
+            if f.italic == true { e.style.italic = true }
+        }
+        if let w = m.weight { e.style.weight = w }
+        if let i = m.italic { e.style.italic = i }
+        if let d = m.monospacedDigit { e.style.monospacedDigit = d }
+        if let fg = m.foreground { e.style.foreground = fg }
+        if let t = m.tint { e.tint = t }
+        if let o = m.opacity, o.isFinite { e.style.opacity *= min(max(o, 0), 1) }
+        if let r = m.rotation, r.isFinite { e.rotation += r }
+        if let l = m.lineLimit { e.lineLimit = l }
+        if let a = m.textAlignment { e.textAlignment = a }
+        if options.redact != false, m.redacted == true { e.redact = true }
+        if m.privacySensitive == true { e.privacySensitive = true }
+        return e
+    }
+
+    /// Whether text here is shown redacted.
+    var redacts: Bool {
+        if options.redact == false { return false }
+        return redact || (privacySensitive && options.redactPrivate)
+    }
+
+    /// `s` as shown here: letters and digits become "▒" (one per column) when redacted.
+    func display(_ s: String) -> String {
+        redacts ? Self.redacted(s) : s
+    }
+
+    /// The glyph of an SF Symbol as shown here.
+    func glyph(_ symbol: String) -> String {
+        let g = options.glyphs.glyph(for: symbol)
+        return redacts ? String(repeating: "▒", count: max(1, displayWidth(of: g))) : g
+    }
+
+    static func redacted(_ s: String) -> String {
+        var out = ""
+        for c in s {
+            let isWord = c.unicodeScalars.first.map { $0.properties.isAlphabetic || $0.properties.numericType != nil } ?? false
+            if isWord { out += String(repeating: "▒", count: max(1, displayWidth(of: c))) } else { out.append(c) }
+        }
+        return out
+    }
+
+    /// The text a `text` node shows: its live date at `now`, else its text.
+    func text(of n: ViewNode) -> String {
+        if let d = n.date { return display(LiveDateFormatter.format(d, now: options.now)) }
+        return display(n.text ?? "")
+    }
+}
+
+/// Read-only questions about a tree, answered without recursion (any depth is safe).
+enum TreeQuery {
+    /// The fraction (0…1) a `progress` or `gauge` node shows at `now`; nil when it has none
+    /// (an indeterminate `ProgressView()`).
+    static func fraction(of n: ViewNode, now: Date) -> Double? {
+        switch n.kind {
+        case .progress:
+            if let d = n.date { return LiveDateFormatter.fraction(d, now: now) }
+            guard let v = n.value, v.isFinite else { return nil }
+            return min(max(v, 0), 1)
+        case .gauge:
+            guard let v = n.value, v.isFinite else { return nil }
+            var lo = 0.0, hi = 1.0
+            if let b = n.bounds, b.count == 2, b[0].isFinite, b[1].isFinite { lo = b[0]; hi = b[1] }
+            guard hi > lo else { return v >= hi ? 1 : 0 }
+            return min(max((v - lo) / (hi - lo), 0), 1)
+        default:
+            return nil
+        }
+    }
+
+    /// The first node (depth first, in tree order) matching `test`.
+    static func first(in root: ViewNode, where test: (ViewNode) -> Bool) -> ViewNode? {
+        var stack: [ViewNode] = [root]
+        while let n = stack.popLast() {
+            if test(n) { return n }
+            if let c = n.children { stack.append(contentsOf: c.reversed()) }
+        }
+        return nil
+    }
+
+    /// Whether the tree is redacted anywhere (root or subtree) under `options`.
+    static func anyRedacted(_ root: ViewNode, options: RenderOptions) -> Bool {
+        if options.redact == false { return false }
+        if options.isPlaceholder(root) { return true }
+        return first(in: root) { $0.modifiers?.redacted == true } != nil
+    }
+
+    /// Quarter-circle glyph for a fraction: ○ ◔ ◑ ◕ ●.
+    static func pie(_ f: Double) -> String {
+        switch f {
+        case ..<0.125: "○"
+        case ..<0.375: "◔"
+        case ..<0.625: "◑"
+        case ..<0.875: "◕"
+        default: "●"
+        }
+    }
+}

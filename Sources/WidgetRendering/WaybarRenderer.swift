@@ -1,0 +1,38 @@
+import OpenWidgetKit
+
+/// The JSON object waybar's `custom` module reads (`return-type: json`): `text`, `alt`,
+/// `tooltip`, `class`, `percentage`. The host adds its own keys (kind, date, stale…) around it.
+public struct WaybarOutput: Codable, Hashable, Sendable {
+    /// The one-line rendering (Pango markup when the module has `escape: false`; plain here).
+    public var text: String
+    /// The widget-chosen alternative, for `format-icons`: the first SF Symbol name in the tree,
+    /// else the root node's kind.
+    public var alt: String
+    /// The multi-line rendering for the family (blank leading and trailing rows dropped).
+    public var tooltip: String
+    /// CSS classes: the family name, `placeholder` when redacted.
+    public var `class`: [String]
+    /// 0…100 from the first progress view or gauge in the tree; absent when there is none.
+    public var percentage: Int?
+
+    public init(text: String, alt: String, tooltip: String, class: [String], percentage: Int?) {
+        self.text = text; self.alt = alt; self.tooltip = tooltip; self.class = `class`; self.percentage = percentage
+    }
+}
+
+/// Renders a tree as a `WaybarOutput`. A pure function: safe from any thread.
+public enum WaybarRenderer {
+    public static func render(_ node: ViewNode, family: WidgetFamily, options: RenderOptions = RenderOptions()) -> WaybarOutput {
+        let text = TextRenderer.oneLine(node, family: family, options: options)
+        var rows = TextRenderer.render(node, family: family, options: options).split(separator: "\n", omittingEmptySubsequences: false)
+        while rows.first?.isEmpty == true { rows.removeFirst() }
+        while rows.last?.isEmpty == true { rows.removeLast() }
+        let alt = TreeQuery.first(in: node) { $0.symbol != nil }?.symbol ?? node.kind.rawValue
+        var classes = [family.rawValue]
+        if TreeQuery.anyRedacted(node, options: options) { classes.insert("placeholder", at: 0) }
+        let percentage = TreeQuery.first(in: node) { $0.kind == .progress || $0.kind == .gauge }
+            .flatMap { TreeQuery.fraction(of: $0, now: options.now) }
+            .map { Int((min(max($0, 0), 1) * 100).rounded()) }
+        return WaybarOutput(text: text, alt: alt, tooltip: rows.joined(separator: "\n"), class: classes, percentage: percentage)
+    }
+}
