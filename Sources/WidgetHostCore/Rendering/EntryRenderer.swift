@@ -24,10 +24,8 @@ public protocol EntryRenderer {
     func nextChange(of view: ViewNode, after date: Date) -> Date?
 }
 
-/// The renderer of `WidgetRendering` (waybar fields from `WaybarRenderer`).
-///
-/// Until `LiveDateFormatter` lands with the render branch, live dates do not tick (`nextChange`
-/// returns nil); swap in `LiveDateFormatter.nextChange(of:after:)` at merge.
+/// The renderer of `WidgetRendering`: waybar fields from `WaybarRenderer`, live-date ticks from
+/// `LiveDateFormatter`.
 public struct StandardEntryRenderer: EntryRenderer {
     public init() {}
 
@@ -38,5 +36,7 @@ public struct StandardEntryRenderer: EntryRenderer {
         return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: url)
     }
 
-    public func nextChange(of view: ViewNode, after date: Date) -> Date? { nil }
+    public func nextChange(of view: ViewNode, after date: Date) -> Date? {
+        LiveDateFormatter.nextChange(of: view, after: date)
+    }
 }
