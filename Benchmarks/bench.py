@@ -1,0 +1,518 @@
+#!/usr/bin/env python3
+"""WidgetHost benchmarks, side by side with i3blocks, i3status and conky (issue 6).
+
+Run through scripts/bench.sh, which installs the peers and builds the release host. Every
+workload runs the host and its peers in this one invocation, on this machine, one after the
+other (never concurrently), so the ratios compare like with like.
+
+  W1  clock every second + 10 widgets showing 10 small files rewritten every 5 s, for --duration s:
+      CPU (user+sys of the whole process tree, children included) and peak RSS per process.
+  W2  latency from a file write to the updated output: the host's output file and its stdout,
+      vs i3blocks polling (interval 1), i3blocks with `signal` (sent right after the write) and
+      an i3blocks `persist` block fed by inotifywait.
+  W3  idle: widgets with nothing due, for --duration s: voluntary context switches (wake-ups)
+      and CPU of the host and its workers.
+  W4  entry-swap lateness: 10 widgets with one-second entries, >= 600 swaps, measured on the
+      host's stdout (arrival time - entry date).
+  W5  scale: 500 instances with 60-entry timelines: time to the first complete output, host
+      RSS, CPU per second of steady swapping.
+  W6  worker cold start (spawn + dlopen + first answer) and warm round trip.
+
+CPU comes from wait4(2) on the process, which includes every descendant it reaped (the host's
+workers, i3blocks' and conky's shell commands). Each figure is the median of --reps runs with
+the spread (min-max). Results go to stdout as a Markdown table (and to --out).
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ---------------------------------------------------------------- helpers
+
+def descendants(pid):
+    """pid and all its descendants, from /proc."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(entry))
+        except (OSError, IndexError):
+            pass
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
+
+
+def proc_status(pid, key):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_snapshot(pid):
+    """Per-process peak RSS (KiB) and the sum of voluntary context switches of the tree."""
+    pids = descendants(pid)
+    rss = {p: proc_status(p, "VmHWM") for p in pids}
+    switches = sum(proc_status(p, "voluntary_ctxt_switches") for p in pids)
+    return rss, switches
+
+
+class Run:
+    """A process run for a fixed time, then stopped with SIGTERM and reaped with wait4."""
+
+    def __init__(self, argv, env=None, stdout=subprocess.DEVNULL, stdin=subprocess.DEVNULL, cwd=None):
+        self.proc = subprocess.Popen(argv, env=env, stdout=stdout, stderr=subprocess.DEVNULL, stdin=stdin, cwd=cwd,
+                                     start_new_session=True)
+        self.started = time.monotonic()
+
+    def stop(self):
+        rss, switches = tree_snapshot(self.proc.pid)
+        try:
+            os.kill(self.proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        deadline = time.monotonic() + 10
+        while True:
+            pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                pid, status, usage = os.wait4(self.proc.pid, 0)
+                break
+            time.sleep(0.01)
+        self.proc.returncode = status
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)  # anything left in the session
+        except ProcessLookupError:
+            pass
+        return {"cpu": usage.ru_utime + usage.ru_stime, "rss": rss, "switches": switches,
+                "wall": time.monotonic() - self.started}
+
+
+def write_atomic(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.rename(tmp, path)
+
+
+def median_spread(values):
+    if not values:
+        return "n/a"
+    m = statistics.median(values)
+    if len(values) == 1:
+        return fmt(m)
+    return f"{fmt(m)} ({fmt(min(values))}–{fmt(max(values))})"
+
+
+def fmt(x):
+    if x >= 100:
+        return f"{x:.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    if x >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3f}"
+
+
+def have(program):
+    return shutil.which(program) is not None
+
+
+# ---------------------------------------------------------------- the host
+
+class HostSetup:
+    """A temp directory with Plugins/ (the bench plugin), containers, out and a config."""
+
+    def __init__(self, host, plugin, widgets, stdout_jsonl=False, extra_defaults=None):
+        self.dir = tempfile.mkdtemp(prefix="widgethost-bench-")
+        self.host = host
+        os.makedirs(f"{self.dir}/Plugins")
+        shutil.copy(plugin, f"{self.dir}/Plugins/bench.so")
+        self.files = f"{self.dir}/containers/group.bench"
+        os.makedirs(self.files, mode=0o700)
+        defaults = {"outputs": ["files", "stdout"] if stdout_jsonl else ["files"], "minReloadSeconds": 0}
+        defaults.update(extra_defaults or {})
+        config = {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"},
+                  "widgets": widgets, "defaults": defaults}
+        with open(f"{self.dir}/config.json", "w") as f:
+            json.dump(config, f)
+        self.stdout_jsonl = stdout_jsonl
+
+    def argv(self):
+        argv = [self.host, "run", "--config", f"{self.dir}/config.json", "--log-level", "warning"]
+        if self.stdout_jsonl:
+            argv += ["--stdout", "jsonl"]
+        if "--no-budget" in subprocess.run([self.host, "run", "--help"], capture_output=True, text=True).stdout:
+            argv.append("--no-budget")
+        return argv
+
+    def out(self, widget_id):
+        return f"{self.dir}/out/{widget_id}.txt"
+
+    def cleanup(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def wait_for(predicate, timeout=10.0, step=0.005):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(step)
+    return False
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+FILE_WIDGETS = [{"id": f"file{i}", "kind": f"file{i}", "family": "accessoryInline"} for i in range(10)]
+
+
+# ---------------------------------------------------------------- W1
+
+def w1_files(d):
+    for i in range(10):
+        write_atomic(f"{d}/file{i}.txt", f"file {i} v0\n")
+
+
+class Rewriter(threading.Thread):
+    """Rewrites the 10 files every 5 s (temp + rename) until stopped."""
+
+    def __init__(self, d):
+        super().__init__(daemon=True)
+        self.d, self.stop_flag, self.version = d, threading.Event(), 0
+
+    def run(self):
+        while not self.stop_flag.wait(5):
+            self.version += 1
+            for i in range(10):
+                write_atomic(f"{self.d}/file{i}.txt", f"file {i} v{self.version}\n")
+
+
+def w1_run(argv, files_dir, duration, env=None, cwd=None):
+    rewriter = Rewriter(files_dir)
+    r = Run(argv, env=env, cwd=cwd)
+    rewriter.start()
+    time.sleep(duration)
+    rewriter.stop_flag.set()
+    return r.stop()
+
+
+def w1(args, results):
+    rows = {}
+    for rep in range(args.reps):
+        # the host
+        h = HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS)
+        w1_files(h.files)
+        rows.setdefault("widgethost", []).append(w1_run(h.argv(), h.files, args.duration))
+        h.cleanup()
+        d = tempfile.mkdtemp(prefix="peer-bench-")
+        w1_files(d)
+        if have("i3blocks"):
+            conf = "[clock]\ncommand=date +%T\ninterval=1\n\n" + "".join(
+                f"[f{i}]\ncommand=cat {d}/file{i}.txt\ninterval=5\n\n" for i in range(10))
+            open(f"{d}/i3blocks.conf", "w").write(conf)
+            rows.setdefault("i3blocks", []).append(w1_run(["i3blocks", "-c", f"{d}/i3blocks.conf"], d, args.duration))
+        if have("i3status"):
+            conf = 'general {\n output_format = "none"\n interval = 1\n}\norder += "tztime local"\n' + "".join(
+                f'order += "read_file f{i}"\n' for i in range(10)) + 'tztime local {\n format = "%H:%M:%S"\n}\n' + "".join(
+                f'read_file f{i} {{\n path = "{d}/file{i}.txt"\n}}\n' for i in range(10))
+            open(f"{d}/i3status.conf", "w").write(conf)
+            rows.setdefault("i3status", []).append(w1_run(["i3status", "-c", f"{d}/i3status.conf"], d, args.duration))
+        if have("conky"):
+            for name, item in (("conky ${cat}", "${{cat {d}/file{i}.txt}}"), ("conky ${execi}", "${{execi 5 cat {d}/file{i}.txt}}")):
+                text = "${time %H:%M:%S} " + " ".join(item.format(d=d, i=i) for i in range(10))
+                conf = ("conky.config = { out_to_console = true, out_to_x = false, out_to_stderr = false, "
+                        "update_interval = 1, background = false, total_run_times = 0, double_buffer = false }\n"
+                        f"conky.text = [[\n{text}\n]]\n")
+                open(f"{d}/conky.conf", "w").write(conf)
+                rows.setdefault(name, []).append(w1_run(["conky", "-q", "-c", f"{d}/conky.conf"], d, args.duration))
+        shutil.rmtree(d, ignore_errors=True)
+    host_cpu = statistics.median(r["cpu"] for r in rows["widgethost"])
+    lines = [f"### W1 — clock every 1 s + 10 files rewritten every 5 s, {args.duration:.0f} s, {args.reps} run(s)", "",
+             "| program | CPU s (user+sys, tree) | vs widgethost | peak RSS per process (MiB) | processes |",
+             "| --- | --- | --- | --- | --- |"]
+    for name, runs in rows.items():
+        cpu = statistics.median(r["cpu"] for r in runs)
+        rss = sorted(runs[-1]["rss"].values(), reverse=True)
+        ratio = "1×" if name == "widgethost" else (f"{cpu / host_cpu:.1f}×" if host_cpu > 0 else "n/a")
+        lines.append(f"| {name} | {median_spread([r['cpu'] for r in runs])} | {ratio} | "
+                     f"{', '.join(f'{k / 1024:.1f}' for k in rss[:8])} | {len(rss)} |")
+    results.append("\n".join(lines))
+
+
+# ---------------------------------------------------------------- W2
+
+def latencies_host(args):
+    h = HostSetup(args.host, args.plugin, FILE_WIDGETS[:1], stdout_jsonl=True)
+    w1_files(h.files)
+    stdout_times = []
+    r = Run(h.argv(), stdout=subprocess.PIPE)
+
+    def reader():
+        for line in r.proc.stdout:
+            if b'"file0"' in line:
+                stdout_times.append((time.perf_counter(), line))
+    threading.Thread(target=reader, daemon=True).start()
+    out = h.out("file0")
+    wait_for(lambda: read(out) is not None)
+    file_lat, out_lat = [], []
+    for i in range(args.changes):
+        before = read(out)
+        seen = len(stdout_times)
+        t0 = time.perf_counter()
+        write_atomic(f"{h.files}/file0.txt", f"change {i}\n")
+        if wait_for(lambda: read(out) != before, timeout=5, step=0.0002):
+            file_lat.append((time.perf_counter() - t0) * 1000)
+        if wait_for(lambda: len(stdout_times) > seen and f"change {i}".encode() in stdout_times[-1][1], timeout=5, step=0.0002):
+            out_lat.append((stdout_times[-1][0] - t0) * 1000)
+        time.sleep(0.2)
+    r.stop()
+    h.cleanup()
+    return file_lat, out_lat
+
+
+def latencies_i3blocks(args, mode):
+    d = tempfile.mkdtemp(prefix="peer-bench-")
+    w1_files(d)
+    block = {"poll": f"command=cat {d}/file0.txt\ninterval=1\n",
+             "signal": f"command=cat {d}/file0.txt\ninterval=once\nsignal=1\n",
+             "persist": f"command=inotifywait -qm -e close_write,moved_to --format x {d} | while read x; do cat {d}/file0.txt; done\n"
+                        "interval=persist\n"}[mode]
+    open(f"{d}/i3blocks.conf", "w").write(f"[f0]\n{block}")
+    lines = []
+    r = Run(["i3blocks", "-c", f"{d}/i3blocks.conf"], stdout=subprocess.PIPE)
+
+    def reader():
+        for line in r.proc.stdout:
+            lines.append((time.perf_counter(), line))
+    threading.Thread(target=reader, daemon=True).start()
+    wait_for(lambda: any(b"file 0 v0" in l for _, l in lines), timeout=5)
+    time.sleep(0.3)
+    lat = []
+    for i in range(args.changes):
+        seen = len(lines)
+        t0 = time.perf_counter()
+        write_atomic(f"{d}/file0.txt", f"change {i}\n")
+        if mode == "signal":
+            os.kill(r.proc.pid, signal.SIGRTMIN + 1)
+        if wait_for(lambda: any(f"change {i}".encode() in l for _, l in lines[seen:]), timeout=5, step=0.0002):
+            t1 = next(t for t, l in lines[seen:] if f"change {i}".encode() in l)
+            lat.append((t1 - t0) * 1000)
+        time.sleep(0.2 if mode != "poll" else 0.3)
+    r.stop()
+    shutil.rmtree(d, ignore_errors=True)
+    return lat
+
+
+def pct(values, p):
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def w2(args, results):
+    rows = []
+    file_lat, out_lat = latencies_host(args)
+    rows.append(("widgethost → out file", file_lat))
+    rows.append(("widgethost → stdout (jsonl)", out_lat))
+    if have("i3blocks"):
+        rows.append(("i3blocks, interval 1 (polling)", latencies_i3blocks(args, "poll")))
+        rows.append(("i3blocks, signal after the write", latencies_i3blocks(args, "signal")))
+        if have("inotifywait"):
+            rows.append(("i3blocks, inotify persist block", latencies_i3blocks(args, "persist")))
+    lines = [f"### W2 — file write → updated output, {args.changes} changes", "",
+             "| path | n | p50 ms | p99 ms | max ms |", "| --- | --- | --- | --- | --- |"]
+    for name, lat in rows:
+        lines.append(f"| {name} | {len(lat)} | {fmt(pct(lat, 50))} | {fmt(pct(lat, 99))} | {fmt(max(lat) if lat else float('nan'))} |")
+    results.append("\n".join(lines))
+
+
+# ---------------------------------------------------------------- W3
+
+def w3(args, results):
+    runs = []
+    for rep in range(args.reps):
+        h = HostSetup(args.host, args.plugin, [{"id": f"idle{i}", "kind": "idle", "family": "accessoryInline"} for i in range(10)])
+        r = Run(h.argv())
+        wait_for(lambda: read(h.out("idle9")) is not None)
+        time.sleep(2)  # let start-up settle
+        _, s0 = tree_snapshot(r.proc.pid)
+        t0 = time.monotonic()
+        time.sleep(args.duration)
+        _, s1 = tree_snapshot(r.proc.pid)
+        elapsed = time.monotonic() - t0
+        res = r.stop()
+        runs.append({"wakeups_per_min": (s1 - s0) * 60 / elapsed, "cpu": res["cpu"]})
+        h.cleanup()
+    results.append("\n".join([
+        f"### W3 — idle: 10 widgets with nothing due, {args.duration:.0f} s", "",
+        "| program | wake-ups per minute (voluntary context switches, host + workers) | CPU s (whole run) |", "| --- | --- | --- |",
+        f"| widgethost | {median_spread([r['wakeups_per_min'] for r in runs])} | {median_spread([r['cpu'] for r in runs])} |"]))
+
+
+# ---------------------------------------------------------------- W4
+
+def w4(args, results):
+    h = HostSetup(args.host, args.plugin, [{"id": f"tick{i}", "kind": "clock", "family": "accessoryInline"} for i in range(10)],
+                  stdout_jsonl=True)
+    lateness = []
+    r = Run(h.argv(), stdout=subprocess.PIPE)
+    start = time.time()
+
+    def reader():
+        for line in r.proc.stdout:
+            now = time.time()
+            try:
+                obj = json.loads(line)
+            except ValueError:
+                continue
+            date = obj.get("date")
+            if not date or now - start < 3:
+                continue
+            t = time.mktime(time.strptime(date.replace("Z", ""), "%Y-%m-%dT%H:%M:%S")) - time.timezone
+            lateness.append((now - t) * 1000)
+    threading.Thread(target=reader, daemon=True).start()
+    wait_for(lambda: len(lateness) >= args.swaps, timeout=args.swaps / 10 + 30, step=0.1)
+    r.stop()
+    h.cleanup()
+    results.append("\n".join([
+        f"### W4 — entry-swap lateness (stdout arrival − entry date), {len(lateness)} swaps", "",
+        "| program | p50 ms | p99 ms | max ms |", "| --- | --- | --- | --- |",
+        f"| widgethost | {fmt(pct(lateness, 50))} | {fmt(pct(lateness, 99))} | {fmt(max(lateness) if lateness else float('nan'))} |",
+        "", "(An injected clock jump needs CAP_SYS_TIME; the scheduler's clock-jump behaviour is covered by "
+            "`TimelineSchedulerTests` on virtual time.)"]))
+
+
+# ---------------------------------------------------------------- W5
+
+def w5(args, results):
+    n = args.scale
+    h = HostSetup(args.host, args.plugin, [{"id": f"t{i}", "kind": "tick", "family": "accessoryInline"} for i in range(n)])
+    t0 = time.monotonic()
+    r = Run(h.argv())
+    complete = wait_for(lambda: os.path.isdir(f"{h.dir}/out") and len(os.listdir(f"{h.dir}/out")) >= 2 * n, timeout=60, step=0.01)
+    first = time.monotonic() - t0
+    # steady swapping: CPU of the host process itself over 20 s, from /proc
+    def cpu_of(pid):
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    c0, w0 = cpu_of(r.proc.pid), time.monotonic()
+    time.sleep(20)
+    c1, w1_ = cpu_of(r.proc.pid), time.monotonic()
+    res = r.stop()
+    host_rss = res["rss"].get(r.proc.pid, 0) / 1024
+    h.cleanup()
+    results.append("\n".join([
+        f"### W5 — scale: {n} instances with 60-entry timelines", "",
+        "| measure | widgethost |", "| --- | --- |",
+        f"| time to the first complete output (all {n} widgets written) | {first * 1000:.0f} ms{'' if complete else ' (incomplete!)'} |",
+        f"| host peak RSS | {host_rss:.1f} MiB |",
+        f"| host CPU per second of steady swapping | {(c1 - c0) / (w1_ - w0) * 1000:.1f} ms/s |"]))
+
+
+# ---------------------------------------------------------------- W6
+
+def w6(args, results):
+    def req(p, obj):
+        b = json.dumps(obj, sort_keys=True, separators=(",", ":")).encode()
+        p.stdin.write(struct.pack(">I", len(b)) + b)
+        p.stdin.flush()
+        n = struct.unpack(">I", p.stdout.read(4))[0]
+        return p.stdout.read(n)
+
+    lines = ["### W6 — worker cold start and warm round trip", "",
+             "| plugin | cold start + first answer, p50 ms (min) | warm `describe` p50 ms | warm `timeline` p50 ms |",
+             "| --- | --- | --- | --- |"]
+    env = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+    for name, so, kind, family in args.w6_plugins:
+        cold = []
+        for _ in range(30):
+            t = time.perf_counter()
+            p = subprocess.Popen([args.host, "worker", "--plugin", so], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+            req(p, {"op": "describe"})
+            cold.append((time.perf_counter() - t) * 1000)
+            p.stdin.close()
+            p.wait()
+        p = subprocess.Popen([args.host, "worker", "--plugin", so], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        req(p, {"op": "describe"})
+        warm = []
+        for _ in range(500):
+            t = time.perf_counter()
+            req(p, {"op": "describe"})
+            warm.append((time.perf_counter() - t) * 1000)
+        tl = []
+        for _ in range(200):
+            t = time.perf_counter()
+            req(p, {"op": "timeline", "kind": kind, "family": family})
+            tl.append((time.perf_counter() - t) * 1000)
+        p.stdin.close()
+        p.wait()
+        lines.append(f"| {name} | {fmt(statistics.median(cold))} ({fmt(min(cold))}) | {fmt(statistics.median(warm))} | "
+                     f"{fmt(statistics.median(tl))} |")
+    results.append("\n".join(lines))
+
+
+# ---------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--host", required=True, help="the widgethost binary (release build)")
+    ap.add_argument("--plugin", required=True, help="the compiled Benchmarks/plugins/bench_widgets.c")
+    ap.add_argument("--habit", help="the HabitWidget .so (W6, a Swift plugin)")
+    ap.add_argument("--only", default="W1,W2,W3,W4,W5,W6")
+    ap.add_argument("--duration", type=float, default=60)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--changes", type=int, default=30)
+    ap.add_argument("--swaps", type=int, default=600)
+    ap.add_argument("--scale", type=int, default=500)
+    ap.add_argument("--out", help="also write the Markdown here")
+    args = ap.parse_args()
+    args.w6_plugins = [("C plugin (bench_widgets.c)", args.plugin, "clock", "accessoryInline")]
+    if args.habit:
+        args.w6_plugins.insert(0, ("Swift plugin (HabitWidget)", args.habit, "MyAppWidget", "systemMedium"))
+    results = [f"Machine: {os.cpu_count()} cores, {os.uname().release}; "
+               f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; peers: "
+               + ", ".join(p for p in ("i3blocks", "i3status", "conky", "inotifywait") if have(p))]
+    for w in args.only.split(","):
+        print(f"running {w}…", file=sys.stderr, flush=True)
+        {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6}[w.strip()](args, results)
+        print(results[-1] + "\n", flush=True)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("\n\n".join(results) + "\n")
+
+
+if __name__ == "__main__":
+    main()
