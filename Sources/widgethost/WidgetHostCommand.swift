@@ -16,4 +16,8 @@ let subcommandList: [any ParsableCommand.Type] = [
     PreviewCommand.self,
     RunCommand.self,
     DefaultsCommand.self,
+    ReloadCommand.self,
+    ClickCommand.self,
+    StatusCommand.self,
+    FollowCommand.self,
 ]
