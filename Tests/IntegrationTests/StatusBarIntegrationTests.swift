@@ -181,3 +181,25 @@ import Glibc
         #expect(r.stdout.contains("Habit 0/8"), "conky stdout:\n\(r.stdout)\nstderr:\n\(r.stderr)")
     }
 }
+
+/// DESIGN §5 with the real host: a `Text(date, style: .timer)` ticks once a second from the
+/// host's own timer with no plugin call, and stops when the entry on screen has no live date.
+@Suite(.serialized) struct LiveDateIntegrationTests {
+    @Test func timerTextTicksWithNoPluginCallOnlyWhileOnScreen() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_TIMER", "PROBE_STEP=4"]), as: "probe.so")
+        let id = "probe-systemSmall"
+        let f = try BarProcess(TestPaths.widgethost, ["follow", id, "--out", d.dir.path + "/out", "--format", "text"],
+                               dir: d.dir.path, name: "follow", stdoutPipe: true)
+        var lines: [String] = []
+        let start = monotonicNow()
+        while monotonicNow() - start < 7, let l = f.readLine(timeout: 7 - (monotonicNow() - start)) { lines.append(l) }
+        let ticks = lines.filter { $0.hasPrefix("v1 none") && !$0.contains("#1") }
+        #expect(ticks.count >= 3, "one line per second while the timer is on screen: \(lines)")
+        #expect(Set(ticks).count == ticks.count, "every tick shows a new time: \(ticks)")
+        #expect(lines.last == "v1 none #1", "\(lines)")
+        #expect(lines.filter { $0 == "v1 none #1" }.count == 1, "no ticks once the timer is off screen: \(lines)")
+        #expect(d.stderr.components(separatedBy: "reload \(id)").count == 2, "one timeline request; ticks need no plugin call")
+        print("timer ticks in 4 s on screen: \(ticks.count); lines after it left the screen (3 s): \(lines.count - ticks.count - 1)")
+    }
+}
