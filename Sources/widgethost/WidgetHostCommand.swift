@@ -15,6 +15,10 @@ let subcommandList: [any ParsableCommand.Type] = [
     PreviewCommand.self,
     RunCommand.self,
     DefaultsCommand.self,
+    ReloadCommand.self,
+    ClickCommand.self,
+    StatusCommand.self,
+    FollowCommand.self,
 ]
 
 /// The entry point. `worker` — started for every bundle, on every plugin change and after every

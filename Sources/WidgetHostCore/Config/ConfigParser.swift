@@ -29,7 +29,7 @@ public enum ConfigParser {
 
         var paths = HostPaths.defaults(environment)
         if let p = top["paths"] {
-            let po = try object(p, at: "paths", keys: ["plugins", "out", "containers", "state"])
+            let po = try object(p, at: "paths", keys: ["plugins", "out", "containers", "state", "socket"])
             func resolve(_ key: String, _ keyPath: WritableKeyPath<HostConfig.Paths, String>) throws(ConfigError) {
                 guard let v = po[key] else { return }
                 let s = try string(v, at: "paths.\(key)")
@@ -40,12 +40,17 @@ public enum ConfigParser {
             try resolve("out", \.out)
             try resolve("containers", \.containers)
             try resolve("state", \.state)
+            if let v = po["socket"] {
+                let s = try string(v, at: "paths.socket")
+                guard !s.isEmpty else { throw ConfigError(path: "paths.socket", reason: "must not be empty") }
+                paths.socket = Self.absolute(s, base: baseDirectory, environment: environment)
+            }
         }
 
         var defaults = HostConfig.Defaults()
         if let d = top["defaults"] {
             let dobj = try object(d, at: "defaults", keys: ["outputs", "families", "containerCoalesceMs", "pluginSettleMs",
-                                                             "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds"])
+                                                             "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds", "opener"])
             if let v = dobj["outputs"] { defaults.outputs = try outputs(v, at: "defaults.outputs") }
             if let v = dobj["families"] {
                 let items = try array(v, at: "defaults.families")
@@ -57,6 +62,7 @@ public enum ConfigParser {
             if let v = dobj["pluginSettleMs"] { defaults.pluginSettleMs = Int(try number(v, at: "defaults.pluginSettleMs", min: 0, max: 60_000)) }
             if let v = dobj["minReloadSeconds"] { defaults.minReloadSeconds = try number(v, at: "defaults.minReloadSeconds", min: 0, max: 86_400) }
             if let v = dobj["requestTimeoutSeconds"] { defaults.requestTimeoutSeconds = try number(v, at: "defaults.requestTimeoutSeconds", min: 0.1, max: 600) }
+            if let v = dobj["opener"] { defaults.opener = try opener(v, at: "defaults.opener") }
             if let v = dobj["retryMaxSeconds"] { defaults.retryMaxSeconds = try number(v, at: "defaults.retryMaxSeconds", min: 1, max: 86_400) }
         }
 

@@ -12,8 +12,10 @@ public struct HostConfig: Equatable, Sendable {
         public var out: String
         public var containers: String
         public var state: String
-        public init(plugins: String, out: String, containers: String, state: String) {
-            self.plugins = plugins; self.out = out; self.containers = containers; self.state = state
+        /// The control socket (`reload`, `click`, `status`); nil: `ControlSocketPath.default`.
+        public var socket: String?
+        public init(plugins: String, out: String, containers: String, state: String, socket: String? = nil) {
+            self.plugins = plugins; self.out = out; self.containers = containers; self.state = state; self.socket = socket
         }
     }
 
@@ -60,6 +62,8 @@ public struct HostConfig: Equatable, Sendable {
         public var requestTimeoutSeconds: Double = 10
         /// Longest wait before retrying a widget whose timeline failed, in seconds (backoff doubles up to it).
         public var retryMaxSeconds: Double = 300
+        /// The program (and leading arguments) a click opens a widget's URL with.
+        public var opener: [String] = ["xdg-open"]
         public init() {}
     }
 

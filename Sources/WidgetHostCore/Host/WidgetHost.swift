@@ -23,6 +23,8 @@ public final class WidgetHost {
     public private(set) var containerDirectories: [String: String] = [:]
     public var onContainerDirectoriesChanged: ([String: String]) -> Void = { _ in }
     private var lastUnresolved: [String] = []
+    /// Opens a URL a click asked for (the platform runs `defaults.opener`).
+    public var openURL: (String) -> Void = { _ in }
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
                 extraSinks: [any OutputSink] = [], snapshots: Bool = true, logger: Logger) {

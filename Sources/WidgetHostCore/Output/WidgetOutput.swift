@@ -21,13 +21,18 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
     public var error: String?
     /// The widget is gone (its bundle was removed or the config no longer lists it).
     public var removed: Bool?
+    /// The one-line rendering as Pango markup, when the entry uses styling Pango can show.
+    public var pango: String?
+    /// The current entry's relevance score (`TimelineEntryRelevance.score`), when it has one.
+    public var relevance: Double?
 
     public init(id: String, text: String, alt: String? = nil, tooltip: String? = nil, class: [String] = [],
                 percentage: Int? = nil, kind: String, family: String, date: String? = nil, url: String? = nil,
-                stale: Bool = false, error: String? = nil, removed: Bool? = nil) {
+                stale: Bool = false, error: String? = nil, removed: Bool? = nil, pango: String? = nil, relevance: Double? = nil) {
         self.id = id; self.text = text; self.alt = alt; self.tooltip = tooltip; self.class = `class`
         self.percentage = percentage; self.kind = kind; self.family = family; self.date = date; self.url = url
         self.stale = stale; self.error = error; self.removed = removed
+        self.pango = pango; self.relevance = relevance
     }
 
     /// Equal renderings: everything but the entry date (a new entry showing the same thing is no update).

@@ -10,8 +10,12 @@ public struct RenderedEntry: Equatable, Sendable {
     public var classes: [String]
     public var percentage: Int?
     public var url: String?
-    public init(text: String, alt: String? = nil, tooltip: String? = nil, classes: [String] = [], percentage: Int? = nil, url: String? = nil) {
+    /// Pango markup of the one-line rendering; nil when it is just the escaped text.
+    public var pango: String?
+    public init(text: String, alt: String? = nil, tooltip: String? = nil, classes: [String] = [], percentage: Int? = nil, url: String? = nil,
+                pango: String? = nil) {
         self.text = text; self.alt = alt; self.tooltip = tooltip; self.classes = classes; self.percentage = percentage; self.url = url
+        self.pango = pango
     }
 }
 
@@ -30,10 +34,13 @@ public struct StandardEntryRenderer: EntryRenderer {
     public init() {}
 
     public func render(_ view: ViewNode, family: WidgetFamily, now: Date) -> RenderedEntry {
-        let w = WaybarRenderer.render(view, family: family, options: RenderOptions(now: now))
+        let options = RenderOptions(now: now)
+        let w = WaybarRenderer.render(view, family: family, options: options)
+        let markup = PangoRenderer.render(view, family: family, options: options)
         var url: String?
         view.walk { node in if url == nil { url = node.mods.widgetURL ?? (node.kind == .link ? node.url : nil) } }
-        return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: url)
+        return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: url,
+                             pango: markup == PangoRenderer.escape(w.text) ? nil : markup)
     }
 
     public func nextChange(of view: ViewNode, after date: Date) -> Date? {

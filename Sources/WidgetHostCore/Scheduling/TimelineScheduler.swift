@@ -22,6 +22,9 @@ public final class WidgetInstance {
     var liveChange: Date?
     /// Timeline requests sent (for tests and status).
     public internal(set) var requestCount = 0
+    /// Why the last timeline request was sent, and how long its answer took (status).
+    public internal(set) var lastReloadReason: String?
+    public internal(set) var lastReloadSeconds: Double?
 
     init(spec: InstanceSpec) { self.spec = spec }
 
@@ -129,6 +132,7 @@ public final class TimelineScheduler {
         inst.inFlight = true
         inst.lastRequest = now
         inst.requestCount += 1
+        inst.lastReloadReason = reason
         logger.info("reload \(inst.id) (\(inst.spec.bundleName) \(inst.spec.kind) \(inst.spec.family)): \(reason)")
         let req = WireRequest(op: .timeline, kind: inst.spec.kind, family: inst.spec.family,
                               displaySize: inst.spec.family.nominalSize, configuration: inst.spec.parameters, isPreview: false)
@@ -141,6 +145,7 @@ public final class TimelineScheduler {
     private func received(_ result: Result<WireResponse, WorkerFailure>, for inst: WidgetInstance) {
         inst.inFlight = false
         let now = loop.now
+        inst.lastReloadSeconds = inst.lastRequest.map { now.timeIntervalSince($0) }
         var failure: String?
         switch result {
         case .failure(let f): failure = f.description
@@ -227,7 +232,8 @@ public final class TimelineScheduler {
         let out = WidgetOutput(id: inst.id, text: r.text, alt: r.alt, tooltip: r.tooltip, class: classes,
                                percentage: r.percentage, kind: inst.spec.kind, family: inst.spec.family.rawValue,
                                date: WidgetOutput.isoDate(entry.date), url: r.url,
-                               stale: inst.lastError != nil, error: inst.lastError)
+                               stale: inst.lastError != nil, error: inst.lastError,
+                               pango: r.pango, relevance: entry.relevance?.score)
         publisher.publish(out, to: inst.spec.outputs)
     }
 }

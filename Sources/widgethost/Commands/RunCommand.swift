@@ -16,13 +16,17 @@ struct RunCommand: ParsableCommand {
         """
     )
 
-    enum StdoutFormat: String, ExpressibleByArgument, CaseIterable { case none, jsonl }
+    enum StdoutFormat: String, ExpressibleByArgument, CaseIterable { case none, jsonl, i3bar }
+    enum SortOrder: String, ExpressibleByArgument, CaseIterable { case id, relevance }
 
     @Option(name: .long, help: "The config file (default: $XDG_CONFIG_HOME/widgethost/config.json).")
     var config: String?
 
-    @Option(name: .long, help: "What to write on stdout: none or jsonl (one JSON object per update).")
+    @Option(name: .long, help: "What to write on stdout: none, jsonl (one JSON object per update) or i3bar (the i3bar/swaybar protocol; clicks are read from stdin).")
     var stdout: StdoutFormat = .none
+
+    @Option(name: .long, help: "Order of the i3bar blocks: id, or relevance (the current entry's, highest first).")
+    var sort: SortOrder = .id
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
@@ -49,7 +53,7 @@ struct RunCommand: ParsableCommand {
             logger.critical("invalid configuration: \(e)")
             throw ExitCode(2)
         }
-        let runtime = DaemonRuntime(source: source, config: initial, stdoutJSONL: stdout == .jsonl, logger: logger)
+        let runtime = DaemonRuntime(source: source, config: initial, stdout: stdout, sortByRelevance: sort == .relevance, logger: logger)
         let status = runtime.run()
         if status != 0 { throw ExitCode(status) }
     }

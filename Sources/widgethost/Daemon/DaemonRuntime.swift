@@ -27,8 +27,10 @@ final class DaemonRuntime {
     private var configSettle: UVTimer?
     private var containerWatchers: [String: DirectoryTreeWatcher] = [:]
     private var shuttingDown = false
+    private var control: DaemonControl?
+    private let i3bar: I3BarSink?
 
-    init(source: ConfigSource, config: HostConfig, stdoutJSONL: Bool, logger: Logger) {
+    init(source: ConfigSource, config: HostConfig, stdout: RunCommand.StdoutFormat, sortByRelevance: Bool = false, logger: Logger) {
         ignoreSIGPIPE()
         unblockAllSignals()
         self.source = source
@@ -36,13 +38,19 @@ final class DaemonRuntime {
         hostLoop = UVHostLoop(loop: loop)
         launcher = UVWorkerLauncher(loop: loop, containersRoot: config.paths.containers, logger: logger)
         var extra: [any OutputSink] = []
-        if stdoutJSONL { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
+        if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
+        i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
+        if let i3bar { extra.append(i3bar) }
         host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, extraSinks: extra, logger: logger)
     }
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.
     func run() -> Int32 {
         host.onContainerDirectoriesChanged = { [weak self] dirs in self?.watchContainers(dirs) }
+        i3bar?.start()
+        control = DaemonControl(loop: loop, host: host, logger: logger)
+        control?.listen(path: ControlSocketPath.resolve(host.config.paths, environment: ProcessInfoEnvironment.current()))
+        if i3bar != nil { control?.readClicks() }
         host.start()
         watchPlugins()
         watchConfig()
@@ -110,6 +118,7 @@ final class DaemonRuntime {
         shuttingDown = true
         logger.notice("signal \(signal): shutting down")
         host.shutdown()
+        control?.close(); control = nil
         pluginWatcher?.close(); pluginWatcher = nil
         configWatcher?.close(); configWatcher = nil
         configSettle?.close(); configSettle = nil

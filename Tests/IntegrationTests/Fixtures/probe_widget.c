@@ -8,6 +8,7 @@
  *
  *   -DPROBE_VERSION=2   the version shown in the text (default 1)
  *   -DPROBE_STEP=5      seconds between entries (default 1)
+ *   -DPROBE_TIMER       two entries: a live timer text, then plain text PROBE_STEP s later
  *
  * Misbehaviour on demand, driven by the container value: "crash" aborts the worker inside the
  * timeline call, "hang" never answers.
@@ -68,6 +69,16 @@ static int32_t probe_invoke(const uint8_t *request, size_t request_length,
         if (strcmp(value, "crash") == 0) abort();
         if (strcmp(value, "hang") == 0) for (;;) pause();
         long now = (long)time(NULL);
+#ifdef PROBE_TIMER
+        /* Entry #0 holds a live timer (Text(now, style: .timer)) that the host ticks by itself. */
+        snprintf(body, sizeof body,
+                 "{\"entries\":["
+                 "{\"date\":%ld,\"view\":{\"kind\":\"hstack\",\"children\":[{\"kind\":\"text\",\"text\":\"v%d %s\"},"
+                 "{\"kind\":\"text\",\"date\":{\"style\":\"timer\",\"date\":%ld}}]}},"
+                 "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #1\"}}],"
+                 "\"ok\":true,\"policy\":{\"type\":\"never\"}}",
+                 now, PROBE_VERSION, value, now, now + PROBE_STEP, PROBE_VERSION, value);
+#else
         snprintf(body, sizeof body,
                  "{\"entries\":["
                  "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #0\"}},"
@@ -75,6 +86,7 @@ static int32_t probe_invoke(const uint8_t *request, size_t request_length,
                  "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #2\"}}],"
                  "\"ok\":true,\"policy\":{\"type\":\"never\"}}",
                  now, PROBE_VERSION, value, now + PROBE_STEP, PROBE_VERSION, value, now + 2 * PROBE_STEP, PROBE_VERSION, value);
+#endif
     } else {
         snprintf(body, sizeof body, "{\"ok\":true}");
     }

@@ -1,0 +1,89 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// What `widgethost status` shows (DESIGN §9): per bundle its worker state and widgets, per
+/// widget instance its schedule, last reload and its reason, last error, timings, the entry on
+/// screen and its controls — a `WidgetCenter.currentConfigurations` listing. Value type.
+public struct HostStatus: Codable, Equatable, Sendable {
+    public struct Control: Codable, Equatable, Sendable {
+        /// `action.id`, the `click --target` address.
+        public var id: String
+        public var title: String?
+        public var intent: String
+        /// `button` or `toggle`.
+        public var kind: String
+        public var isOn: Bool?
+    }
+
+    public struct Widget: Codable, Equatable, Sendable {
+        public var id: String
+        public var kind: String
+        public var family: String
+        public var bundle: String
+        public var parameters: [String: JSONValue]
+        public var text: String?
+        public var relevance: Double?
+        public var entryDate: Date?
+        public var entries: Int
+        public var nextReload: Date?
+        public var nextReloadReason: String?
+        public var lastReload: Date?
+        public var lastReloadReason: String?
+        /// Seconds the last timeline request took to answer.
+        public var lastReloadSeconds: Double?
+        public var reloading: Bool
+        public var timelineRequests: Int
+        public var consecutiveFailures: Int
+        public var lastError: String?
+        public var url: String?
+        public var controls: [Control]
+    }
+
+    public struct Bundle: Codable, Equatable, Sendable {
+        public var name: String
+        public var bundleId: String
+        /// `running` or `idle` (no worker process now; one starts on demand).
+        public var worker: String
+        public var kinds: [String]
+        public var appGroups: [String]
+    }
+
+    public struct Rejected: Codable, Equatable, Sendable {
+        public var name: String
+        public var reason: String
+    }
+
+    public var pid: Int32?
+    public var bundles: [Bundle]
+    public var rejected: [Rejected]
+    public var widgets: [Widget]
+
+    public init(pid: Int32? = nil, bundles: [Bundle], rejected: [Rejected], widgets: [Widget]) {
+        self.pid = pid; self.bundles = bundles; self.rejected = rejected; self.widgets = widgets
+    }
+}
+
+extension WidgetHost {
+    /// The status of every bundle and widget instance now.
+    public func status(pid: Int32? = nil) -> HostStatus {
+        let bundles = registry.bundles.values.sorted { $0.name < $1.name }.map { b in
+            HostStatus.Bundle(name: b.name, bundleId: b.bundleId, worker: b.isWorkerRunning ? "running" : "idle",
+                              kinds: b.manifest.widgets.map(\.kind), appGroups: b.manifest.appGroups)
+        }
+        let rejected = registry.rejected.keys.sorted().map { HostStatus.Rejected(name: $0, reason: registry.rejected[$0]!.reason) }
+        let widgets = scheduler.instances.values.sorted { $0.id < $1.id }.map { inst -> HostStatus.Widget in
+            let entry = inst.currentEntry
+            let out = publisher.current(inst.id)
+            return HostStatus.Widget(
+                id: inst.id, kind: inst.spec.kind, family: inst.spec.family.rawValue, bundle: inst.spec.bundleName,
+                parameters: inst.spec.parameters, text: out?.text, relevance: entry?.relevance?.score, entryDate: entry?.date,
+                entries: inst.entries.count, nextReload: inst.nextReload,
+                nextReloadReason: inst.nextReload == nil ? nil : inst.nextReloadReason,
+                lastReload: inst.lastRequest, lastReloadReason: inst.lastReloadReason, lastReloadSeconds: inst.lastReloadSeconds,
+                reloading: inst.inFlight, timelineRequests: inst.requestCount, consecutiveFailures: inst.consecutiveFailures,
+                lastError: inst.lastError, url: out?.url,
+                controls: entry.map { InteractionTargets.controls(in: $0.view) } ?? [])
+        }
+        return HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets)
+    }
+}

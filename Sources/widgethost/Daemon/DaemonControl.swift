@@ -1,0 +1,109 @@
+import FoundationEssentials
+import Logging
+import WidgetHostCore
+import WidgetHostUV
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's interactive side (DESIGN §8, §9): the control socket (`reload`, `click`,
+/// `status`), i3bar click events read from stdin, and the URL opener. Loop thread only.
+final class DaemonControl {
+    private let loop: UVLoop
+    private let host: WidgetHost
+    private let logger: Logger
+    private let service: ControlService
+    private var server: UVPipeServer?
+    private var clients: [ObjectIdentifier: UVPipe] = [:]
+    private var stdinPipe: UVPipe?
+    private var clickParser = I3BarClickParser()
+
+    init(loop: UVLoop, host: WidgetHost, logger: Logger) {
+        self.loop = loop
+        self.host = host
+        self.logger = logger
+        service = ControlService(host: host, pid: getpid(), logger: logger)
+        host.openURL = { [weak self] url in self?.open(url) }
+    }
+
+    /// Listens on the control socket at `path`; a failure is logged, the host runs without it.
+    func listen(path: String) {
+        do {
+            server = try UVPipeServer(loop: loop, path: path) { [weak self] client in self?.accept(client) }
+            logger.info("control socket: \(path)")
+        } catch {
+            logger.error("no control socket: \(error)")
+        }
+    }
+
+    private func accept(_ client: UVPipe) {
+        let key = ObjectIdentifier(client)
+        clients[key] = client
+        var splitter = LineSplitter()
+        client.onData = { [weak self, weak client] chunk in
+            guard let self, let client else { return }
+            guard let lines = try? splitter.feed(chunk) else { self.drop(client); return }
+            for line in lines where !line.isEmpty {
+                self.service.handle(line: line) { [weak client] reply in client?.write(reply) }
+            }
+        }
+        client.onEnd = { [weak self, weak client] in if let self, let client { self.drop(client) } }
+        client.onWriteError = { [weak self, weak client] _ in if let self, let client { self.drop(client) } }
+        client.startReading()
+    }
+
+    private func drop(_ client: UVPipe) {
+        clients[ObjectIdentifier(client)] = nil
+        client.close()
+    }
+
+    /// Reads i3bar click events from stdin and routes them to the widgets.
+    func readClicks() {
+        guard let pipe = UVPipe.open(loop: loop, fd: 0) else {
+            logger.warning("stdin is not a pipe: i3bar click events are not read"); return
+        }
+        stdinPipe = pipe
+        pipe.onData = { [weak self] chunk in
+            guard let self else { return }
+            for click in self.clickParser.feed(chunk) { self.route(click) }
+        }
+        pipe.onEnd = { [weak self] in self?.stdinPipe?.close(); self?.stdinPipe = nil }
+        pipe.startReading()
+    }
+
+    private func route(_ click: I3BarClick) {
+        guard let id = click.name else { logger.warning("i3bar click without a block name ignored"); return }
+        logger.info("i3bar click on \(id) (button \(click.button ?? 1))")
+        host.click(id: id, button: click.button, target: nil) { [weak self] r in
+            if !r.ok { self?.logger.warning("click on \(id): \(r.error ?? "failed")") }
+            else { self?.logger.info("click on \(id): \(r.message ?? "done")") }
+        }
+    }
+
+    /// Runs `defaults.opener` with `url`.
+    private func open(_ url: String) {
+        let argv = host.config.defaults.opener
+        logger.info("opening \(url) with \(argv.joined(separator: " "))")
+        do {
+            let p = try UVProcess(loop: loop, executable: argv[0], arguments: Array(argv.dropFirst()) + [url],
+                                  environment: ProcessInfoEnvironment.current()) { [weak self] status, signal in
+                if status != 0 || signal != 0 { self?.logger.warning("opener \(argv[0]) exited with status \(status) signal \(signal)") }
+            }
+            p.stdinPipe.close()
+            for pipe in [p.stdoutPipe, p.stderrPipe] {
+                pipe.onEnd = { [weak pipe] in pipe?.close() }
+                pipe.startReading()
+            }
+        } catch {
+            logger.error("cannot open \(url): \(error)")
+        }
+    }
+
+    /// Stops listening (the socket file is removed) and closes every connection.
+    func close() {
+        server?.closeAndRemove(); server = nil
+        for c in clients.values { c.close() }
+        clients = [:]
+        stdinPipe?.close(); stdinPipe = nil
+    }
+}

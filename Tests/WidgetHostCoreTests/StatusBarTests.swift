@@ -1,0 +1,160 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+import Testing
+@testable import WidgetHostCore
+
+/// Issue 5 in the core: the i3bar protocol (blocks, order, clicks), the control codec, click
+/// resolution, and live-date text ticking on virtual time with no plugin call.
+@Suite struct StatusBarTests {
+    func output(_ id: String, _ text: String, relevance: Double? = nil, pango: String? = nil, stale: Bool = false, error: String? = nil) -> WidgetOutput {
+        WidgetOutput(id: id, text: text, kind: "k", family: "systemSmall", stale: stale, error: error, pango: pango, relevance: relevance)
+    }
+
+    @Test func i3barHeaderAndEndlessArray() throws {
+        var bytes: [UInt8] = []
+        let sink = I3BarSink { bytes += $0 }
+        sink.start()
+        sink.write(output("b", "two"))
+        sink.write(output("a", "one", pango: "<b>one</b>"))
+        sink.write(WidgetOutput(id: "b", text: "", kind: "k", family: "systemSmall", stale: true, removed: true))
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines[0] == #"{"version":1,"click_events":true,"stop_signal":0}"#)
+        #expect(lines[1] == "[")
+        #expect(lines[2] == "[]")
+        #expect(lines.count == 6)
+        // Every status line after the first starts with a comma, and is a JSON array of blocks.
+        let third = try JSONDecoder().decode([I3BarSink.Block].self, from: Data(lines[4].dropFirst().utf8))
+        #expect(third.map(\.name) == ["a", "b"])
+        #expect(third[0].full_text == "<b>one</b>" && third[0].markup == "pango")
+        #expect(third[1].full_text == "two" && third[1].markup == nil)
+        let last = try JSONDecoder().decode([I3BarSink.Block].self, from: Data(lines[5].dropFirst().utf8))
+        #expect(last.map(\.name) == ["a"], "a removed widget leaves the line")
+    }
+
+    @Test func blocksSortByRelevanceAndShowStaleAndErrors() {
+        let outs = [output("a", "A", relevance: 0.1), output("b", "B", relevance: 0.9), output("c", "C"),
+                    output("d", "", stale: true, error: "boom"), output("e", "E", stale: true, error: "old")]
+        #expect(I3BarSink.blocks(outs, sortByRelevance: true).map(\.name) == ["b", "a", "c", "d", "e"])
+        #expect(I3BarSink.blocks(outs, sortByRelevance: false).map(\.name) == ["a", "b", "c", "d", "e"])
+        let d = I3BarSink.block(outs[3])
+        #expect(d.urgent == true && d.color != nil)
+        #expect(I3BarSink.block(outs[4]).color == "#888888")
+        #expect(I3BarSink.block(output("x", "Habit 1/8  [Log]")).short_text == "Habit 1/8")
+    }
+
+    @Test func clickParserReadsTheEndlessArrayInAnyChunks() {
+        let stream = #"[\#n{"name":"w1","instance":"k","button":1,"x":10,"y":2}\#n,{"name":"w}{2\"","button":3,"modifiers":["Shift"]}\#n"#
+        var whole = I3BarClickParser()
+        let all = whole.feed(Array(stream.utf8))
+        #expect(all.map(\.name) == ["w1", "w}{2\""])
+        #expect(all.map(\.button) == [1, 3])
+        var bytewise = I3BarClickParser()
+        var got: [I3BarClick] = []
+        for b in stream.utf8 { got += bytewise.feed([b]) }
+        #expect(got == all)
+        var bad = I3BarClickParser()
+        #expect(bad.feed(Array(#"{"name": 3}, {"name":"ok"}"#.utf8)).map(\.name) == ["ok"], "a malformed object is dropped")
+    }
+
+    @Test func controlCodecRoundTripsLines() throws {
+        let req = ControlRequest(op: .click, id: "w", button: 1, target: "Log")
+        let line = ControlCodec.encode(req)
+        #expect(line.last == 0x0a)
+        var splitter = LineSplitter()
+        var lines = try splitter.feed(line.prefix(5))
+        #expect(lines.isEmpty)
+        lines = try splitter.feed(line.dropFirst(5) + ControlCodec.encode(ControlRequest(op: .status)))
+        #expect(lines.count == 2)
+        #expect(try ControlCodec.decode(ControlRequest.self, line: lines[0]) == req)
+        #expect(try ControlCodec.decode(ControlRequest.self, line: lines[1]).op == .status)
+        var small = LineSplitter(maxLine: 8)
+        #expect(throws: LineSplitter.Overflow.self) { _ = try small.feed(Array("0123456789".utf8)) }
+    }
+
+    func interactiveTree(url: String? = "app://x") -> ViewNode {
+        var text = ViewNode(kind: .text); text.text = "Log"
+        var button = ViewNode(kind: .button, children: [text])
+        button.action = IntentAction(id: "0", intent: "LogIntent", parameters: [:], title: "Log Habit")
+        var toggle = ViewNode(kind: .toggle)
+        toggle.action = IntentAction(id: "1", intent: "ToggleIntent", parameters: ["on": .bool(true)], title: "Toggle Habit")
+        toggle.isOn = false
+        var root = ViewNode(kind: .vstack, children: [button, toggle])
+        if let url { var m = Modifiers(); m.widgetURL = url; root.modifiers = m }
+        return root
+    }
+
+    @Test func clicksResolveToControlsOrTheURL() {
+        let tree = interactiveTree()
+        guard case .perform(let a) = InteractionTargets.resolve(tree, button: nil, target: "1") else { Issue.record("id"); return }
+        #expect(a.intent == "ToggleIntent")
+        guard case .perform(let b) = InteractionTargets.resolve(tree, button: 1, target: "log") else { Issue.record("label"); return }
+        #expect(b.id == "0")
+        guard case .perform(let c) = InteractionTargets.resolve(tree, button: 1, target: "Toggle Habit") else { Issue.record("title"); return }
+        #expect(c.id == "1")
+        #expect(InteractionTargets.resolve(tree, button: 1, target: nil) == .perform(b), "left click: the first control")
+        #expect(InteractionTargets.resolve(tree, button: 3, target: nil) == .open("app://x"), "other buttons open the URL")
+        guard case .nothing(let why) = InteractionTargets.resolve(tree, button: 1, target: "nope") else { Issue.record("nope"); return }
+        #expect(why.contains("0 (Log Habit)"))
+        var link = ViewNode(kind: .link); link.url = "https://example.org"
+        #expect(InteractionTargets.resolve(ViewNode(kind: .vstack, children: [link]), button: 1, target: nil) == .open("https://example.org"))
+        #expect(InteractionTargets.controls(in: tree).map(\.title) == ["Log Habit", "Toggle Habit"])
+    }
+
+    /// DESIGN §5: `Text(date, style: .timer)` ticks each second from the host's own timer, with
+    /// no plugin call, and stops ticking once the entry on screen has no live date.
+    @Test func timerTextTicksEachSecondWithNoPluginCallOnlyWhileOnScreen() {
+        let logger = Logger(label: "test")
+        let h = TimelineSchedulerTests.Harness(logger: logger) { h in
+            var timer = ViewNode(kind: .text)
+            timer.date = DateText(style: "timer", date: h.t0)
+            return WireResponse(ok: true, entries: [WireEntry(date: h.t0, view: timer), textEntry(h.t0 + 5, "done")],
+                                policy: WirePolicy(type: "never"))
+        }
+        #expect(h.calls == 1)
+        let first = h.shown
+        #expect(h.scheduler.armedDate == h.t0 + 1, "armed for the next second")
+        for _ in 0..<4 { h.loop.advance(by: 1) }
+        let texts = h.sink.texts("w")
+        #expect(texts.count == 5, "one update per second: \(texts)")
+        #expect(Set(texts).count == 5 && texts.first == first)
+        #expect(texts.last?.contains("4") == true, "\(texts)")
+        h.loop.advance(by: 1)
+        #expect(h.shown == "done")
+        #expect(h.scheduler.armedDate == nil, "no live date on screen: nothing armed")
+        h.loop.advance(by: 60)
+        #expect(h.sink.texts("w").count == 6)
+        #expect(h.calls == 1, "ticking must not call the plugin")
+    }
+
+    @Test func relevanceReachesTheOutputs() {
+        let h = TimelineSchedulerTests.Harness(logger: Logger(label: "test")) { h in
+            WireResponse(ok: true, entries: [WireEntry(date: h.t0, relevance: WireRelevance(score: 0.75, duration: 0), view: textEntry(h.t0, "x").view)],
+                         policy: WirePolicy(type: "never"))
+        }
+        #expect(h.sink.written.last?.relevance == 0.75)
+        #expect(String(decoding: h.sink.written.last!.jsonData(), as: UTF8.self).contains(#""relevance":0.75"#))
+    }
+
+    @Test func followFormats() {
+        var o = output("clock", "12:00 50%")
+        o.alt = "clock"; o.tooltip = "noon"; o.class = ["systemSmall"]; o.percentage = 50
+        #expect(FollowFormatter.line(o, format: .text) == "12:00 50%")
+        #expect(FollowFormatter.line(o, format: .waybar) == #"{"alt":"clock","class":["systemSmall"],"percentage":50,"text":"12:00 50%","tooltip":"noon"}"#)
+        #expect(FollowFormatter.line(o, format: .pango) == "12:00 50%")
+        #expect(FollowFormatter.line(o, format: .polybar) == "%{A1:widgethost click clock:}12:00 50%%%{A}")
+        #expect(FollowFormatter.line(o, format: .json).hasPrefix("{"))
+    }
+
+    @Test func openerAndSocketConfig() throws {
+        let c = try ConfigParser.parse(Data(#"{"paths":{"socket":"run/ctl.sock","state":"st"},"defaults":{"opener":["firefox","--new-tab"]}}"#.utf8),
+                                       baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
+        #expect(c.defaults.opener == ["firefox", "--new-tab"])
+        #expect(ControlSocketPath.resolve(c.paths, environment: [:]) == "/etc/wh/run/ctl.sock")
+        let d = try ConfigParser.parse(Data(#"{"paths":{"state":"st"}}"#.utf8), baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
+        #expect(d.defaults.opener == ["xdg-open"])
+        #expect(ControlSocketPath.resolve(d.paths, environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "/run/user/1/widgethost/control.sock")
+        #expect(ControlSocketPath.resolve(d.paths, environment: [:]) == "/etc/wh/st/control.sock")
+        #expect(throws: ConfigError.self) { _ = try ConfigParser.parse(Data(#"{"defaults":{"opener":[]}}"#.utf8), baseDirectory: "/", environment: [:]) }
+    }
+}
