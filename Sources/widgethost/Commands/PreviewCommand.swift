@@ -47,7 +47,7 @@ struct PreviewCommand: ParsableCommand {
     }
 
     func run() throws {
-        let path = plugin.hasPrefix("/") ? plugin : FileManagerless.currentDirectory() + "/" + plugin
+        let path = ConfigSource.absolute(plugin)
         let worker: BlockingWorkerClient
         let manifest: BundleManifest
         do {
@@ -56,7 +56,7 @@ struct PreviewCommand: ParsableCommand {
             guard described.ok, let m = described.manifest else { throw BlockingWorkerClient.Failure(description: described.error ?? "describe returned no manifest") }
             manifest = m
         } catch {
-            printError("preview: \(error)")
+            ControlClient.printError("preview: \(error)")
             throw ExitCode(1)
         }
         var options = RenderOptions()
@@ -65,7 +65,7 @@ struct PreviewCommand: ParsableCommand {
               (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))"))
         let widgets = manifest.widgets.filter { kind == nil || $0.kind == kind }
         if widgets.isEmpty {
-            printError("preview: no widget of kind '\(kind ?? "")' (kinds: \(manifest.widgets.map(\.kind).joined(separator: ", ")))")
+            ControlClient.printError("preview: no widget of kind '\(kind ?? "")' (kinds: \(manifest.widgets.map(\.kind).joined(separator: ", ")))")
             throw ExitCode(1)
         }
         var failures = 0
@@ -173,21 +173,5 @@ struct PreviewCommand: ParsableCommand {
         var buf = [CChar](repeating: 0, count: 32)
         let n = strftime(&buf, 32, "%Y-%m-%d %H:%M:%S", &tmv)
         return String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-}
-
-func printError(_ s: String) {
-    FileHandleless.writeStderr(s + "\n")
-}
-
-enum FileHandleless {
-    static func writeStderr(_ s: String) { _ = s.withCString { write(2, $0, strlen($0)) } }
-}
-
-enum FileManagerless {
-    static func currentDirectory() -> String {
-        guard let p = getcwd(nil, 0) else { return "." }
-        defer { free(p) }
-        return String(cString: p)
     }
 }
