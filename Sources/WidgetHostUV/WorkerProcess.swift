@@ -197,7 +197,7 @@ public final class UVWorkerLauncher: WorkerLauncher {
     }
 
     public func launch(pluginPath: String, onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
-        var env = ProcessInfoEnvironment.current()
+        var env = ProcessEnvironment.current()
         env["SWIFT_BACKTRACE"] = "enable=no"
         env["WIDGETHOST_CONTAINERS"] = containersRoot
         do {
@@ -208,19 +208,5 @@ public final class UVWorkerLauncher: WorkerLauncher {
         } catch {
             return .failure(error)
         }
-    }
-}
-
-/// This process's environment as a dictionary.
-public enum ProcessInfoEnvironment {
-    public static func current() -> [String: String] {
-        var out: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-            p += 1
-        }
-        return out
     }
 }

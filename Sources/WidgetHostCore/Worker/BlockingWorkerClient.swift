@@ -142,9 +142,9 @@ public final class BlockingWorkerClient {
     }
 }
 
-/// The process environment as a dictionary.
-enum ProcessEnvironment {
-    static func current() -> [String: String] {
+/// This process's environment as a dictionary (FoundationEssentials has no `ProcessInfo`).
+public enum ProcessEnvironment {
+    public static func current() -> [String: String] {
         var out: [String: String] = [:]
         var p = environ
         while let entry = p.pointee {

@@ -14,7 +14,7 @@ struct ConfigSource {
     let environment: [String: String]
 
     init(explicitPath: String?) {
-        environment = ProcessInfoEnvironment.current()
+        environment = ProcessEnvironment.current()
         if let p = explicitPath {
             path = Self.absolute(p)
         } else {

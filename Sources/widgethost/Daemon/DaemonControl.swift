@@ -86,7 +86,7 @@ final class DaemonControl {
         logger.info("opening \(url) with \(argv.joined(separator: " "))")
         do {
             let p = try UVProcess(loop: loop, executable: argv[0], arguments: Array(argv.dropFirst()) + [url],
-                                  environment: ProcessInfoEnvironment.current()) { [weak self] status, signal in
+                                  environment: ProcessEnvironment.current()) { [weak self] status, signal in
                 if status != 0 || signal != 0 { self?.logger.warning("opener \(argv[0]) exited with status \(status) signal \(signal)") }
             }
             p.stdinPipe.close()

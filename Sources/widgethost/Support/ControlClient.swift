@@ -17,7 +17,7 @@ struct ControlOptions: ParsableArguments {
     func socketPath() throws -> String {
         if let socket { return socket }
         switch ConfigSource(explicitPath: config).load() {
-        case .success(let c): return ControlSocketPath.resolve(c.paths, environment: ProcessInfoEnvironment.current())
+        case .success(let c): return ControlSocketPath.resolve(c.paths, environment: ProcessEnvironment.current())
         case .failure(let e): throw ValidationError("cannot read the configuration: \(e)")
         }
     }
