@@ -29,13 +29,10 @@ public enum FileIO {
         return Data(out)
     }
 
-    /// Writes `data` to a temporary name in the same directory, then renames it over `path`:
-    /// a reader sees the old file or the new one, never a torn one.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
-        let tmp = path.dropLastPathComponentPrefix() + ".\(path.lastPathComponent).\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw Failure(description: "cannot write \(tmp): \(errnoText())") }
-        let ok = data.withUnsafeBytes { raw -> Bool in
+    /// Writes all of `data` to `fd`, retrying short writes and EINTR; false on any other error
+    /// (errno says which).
+    public static func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw -> Bool in
             var off = 0
             while off < raw.count {
                 let n = write(fd, raw.baseAddress! + off, raw.count - off)
@@ -44,6 +41,15 @@ public enum FileIO {
             }
             return true
         }
+    }
+
+    /// Writes `data` to a temporary name in the same directory, then renames it over `path`:
+    /// a reader sees the old file or the new one, never a torn one.
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
+        let tmp = path.dropLastPathComponentPrefix() + ".\(path.lastPathComponent).\(getpid()).tmp"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw Failure(description: "cannot write \(tmp): \(errnoText())") }
+        let ok = writeAll(fd, data)
         let err = errnoText()
         close(fd)
         guard ok else { unlink(tmp); throw Failure(description: "cannot write \(tmp): \(err)") }

@@ -83,16 +83,7 @@ public final class BlockingWorkerClient {
     public func request(_ request: WireRequest) throws -> WireResponse {
         let payload = try WireCodec.encode(request)
         let frame = Framing.frame(payload)
-        let wrote = frame.withUnsafeBytes { raw -> Bool in
-            var off = 0
-            while off < raw.count {
-                let n = write(toWorker, raw.baseAddress! + off, raw.count - off)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                off += n
-            }
-            return true
-        }
-        guard wrote else { throw deathFailure() }
+        guard FileIO.writeAll(toWorker, frame) else { throw deathFailure() }
         let data = try nextFrame()
         do {
             return try WireCodec.decode(WireResponse.self, from: data)

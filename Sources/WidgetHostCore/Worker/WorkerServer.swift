@@ -40,22 +40,11 @@ public final class WorkerServer: @unchecked Sendable {
                 let response = plugin.invoke(request)
                     ?? (try? WireCodec.encode(WireResponse.failure("plugin invoke returned an error status")))
                     ?? Data()
-                if !writeAll(Framing.frame(response)) { exit(0) }
+                if !FileIO.writeAll(output, Framing.frame(response)) { exit(0) }
             }
         }
     }
 
-    private func writeAll(_ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            var off = 0
-            while off < raw.count {
-                let n = write(output, raw.baseAddress! + off, raw.count - off)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                off += n
-            }
-            return true
-        }
-    }
 
     /// Prints the worker's one failure line and exits with status 3 (a load or protocol failure).
     public static func fail(_ message: String) -> Never {
