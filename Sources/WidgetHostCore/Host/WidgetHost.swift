@@ -15,6 +15,10 @@ public final class WidgetHost {
     public let scheduler: TimelineScheduler
     public let publisher: OutputPublisher
     public let fileSink: FileOutputSink
+    /// Reload budget, size limits and durable timelines (Limits/, State/).
+    public let enforcer: LimitsEnforcer
+    /// Crash recovery: quarantine after failures in a row (Supervisor/).
+    public let supervisor: BundleSupervisor
     private let loop: any HostLoop
     private let logger: Logger
     private var pluginDebouncer: Debouncer?
@@ -25,7 +29,7 @@ public final class WidgetHost {
     private var lastUnresolved: [String] = []
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
-                extraSinks: [any OutputSink] = [], snapshots: Bool = true, logger: Logger) {
+                extraSinks: [any OutputSink] = [], snapshots: Bool = true, budget: Bool = true, logger: Logger) {
         self.config = config
         self.loop = loop
         self.logger = logger
@@ -36,13 +40,18 @@ public final class WidgetHost {
         let registry = PluginRegistry(launcher: launcher, snapshotDirectory: snapshots ? config.paths.state + "/bundles" : nil,
                                       requestTimeout: config.defaults.requestTimeoutSeconds, logger: logger)
         self.registry = registry
+        let enforcer = LimitsEnforcer(config: config, budgetEnabled: budget, persistent: snapshots, logger: logger)
+        self.enforcer = enforcer
+        let supervisor = BundleSupervisor(logger: logger)
+        self.supervisor = supervisor
         self.scheduler = TimelineScheduler(loop: loop, renderer: renderer, publisher: publisher,
-                                           settings: Self.schedulerSettings(config), logger: logger) { [weak registry] spec, request, reply in
-            guard let registry, let bundle = registry.bundles[spec.bundleName] else {
+                                           settings: Self.schedulerSettings(config), logger: logger) { [weak registry, weak supervisor] spec, request, reply in
+            guard let registry, let supervisor, let bundle = registry.bundles[spec.bundleName] else {
                 reply(.failure(WorkerFailure("bundle \(spec.bundleName) is not loaded"))); return
             }
-            registry.call(bundle, request, reply: reply)
+            supervisor.call(registry, bundle, request, reply: reply)
         }
+        LimitsWiring.connect(host: self)
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
             self?.rescanPlugins()
@@ -91,8 +100,9 @@ public final class WidgetHost {
     }
 
     /// Reload requests (`WidgetCenter.reloadTimelines(ofKind:)`, `reload` command); nil = all.
-    public func reload(kind: String?, reason: String) {
-        scheduler.reload(reason: reason) { kind == nil || $0.kind == kind }
+    /// `budgeted: false` for the one reload after an interaction (a click).
+    public func reload(kind: String?, reason: String, budgeted: Bool = true) {
+        scheduler.reload(reason: reason, budgeted: budgeted) { kind == nil || $0.kind == kind }
     }
 
     /// Applies a new, already validated config: paths, defaults and widgets take effect now.
@@ -102,6 +112,7 @@ public final class WidgetHost {
         config = new
         logger.notice("configuration applied")
         scheduler.settings = Self.schedulerSettings(new)
+        enforcer.config = new
         registry.requestTimeout = new.defaults.requestTimeoutSeconds
         if new.paths.out != old.paths.out { fileSink.directory = new.paths.out }
         if new.defaults.pluginSettleMs != old.defaults.pluginSettleMs {

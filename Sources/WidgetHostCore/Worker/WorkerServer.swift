@@ -16,6 +16,8 @@ public final class WorkerServer: @unchecked Sendable {
     let input: Int32
     let output: Int32
     let maxFrame: Int
+    /// Largest response passed on; a larger one is replaced by an `ok:false` answer naming the size.
+    public var maxResponse = Int.max
 
     public init(plugin: LoadedPlugin, input: Int32, output: Int32, maxFrame: Int = Framing.defaultMaxFrame) {
         self.plugin = plugin; self.input = input; self.output = output; self.maxFrame = maxFrame
@@ -40,6 +42,11 @@ public final class WorkerServer: @unchecked Sendable {
                 let response = plugin.invoke(request)
                     ?? (try? WireCodec.encode(WireResponse.failure("plugin invoke returned an error status")))
                     ?? Data()
+                if response.count > maxResponse {
+                    let r = WireResponse.failure("response of \(response.count) bytes exceeds the limit of \(maxResponse) bytes (maxResponseBytes)")
+                    if !writeAll(Framing.frame((try? WireCodec.encode(r)) ?? Data())) { exit(0) }
+                    continue
+                }
                 if !writeAll(Framing.frame(response)) { exit(0) }
             }
         }

@@ -24,6 +24,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "What to write on stdout: none or jsonl (one JSON object per update).")
     var stdout: StdoutFormat = .none
 
+    @Flag(name: .long, help: "Do not ration reloads with the daily reload budget (for widget authors).")
+    var noBudget = false
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -49,7 +52,7 @@ struct RunCommand: ParsableCommand {
             logger.critical("invalid configuration: \(e)")
             throw ExitCode(2)
         }
-        let runtime = DaemonRuntime(source: source, config: initial, stdoutJSONL: stdout == .jsonl, logger: logger)
+        let runtime = DaemonRuntime(source: source, config: initial, stdoutJSONL: stdout == .jsonl, budget: !noBudget, logger: logger)
         let status = runtime.run()
         if status != 0 { throw ExitCode(status) }
     }

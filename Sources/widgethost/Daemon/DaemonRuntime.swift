@@ -28,7 +28,7 @@ final class DaemonRuntime {
     private var containerWatchers: [String: DirectoryTreeWatcher] = [:]
     private var shuttingDown = false
 
-    init(source: ConfigSource, config: HostConfig, stdoutJSONL: Bool, logger: Logger) {
+    init(source: ConfigSource, config: HostConfig, stdoutJSONL: Bool, budget: Bool = true, logger: Logger) {
         ignoreSIGPIPE()
         unblockAllSignals()
         self.source = source
@@ -37,7 +37,7 @@ final class DaemonRuntime {
         launcher = UVWorkerLauncher(loop: loop, containersRoot: config.paths.containers, logger: logger)
         var extra: [any OutputSink] = []
         if stdoutJSONL { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
-        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, extraSinks: extra, logger: logger)
+        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, extraSinks: extra, budget: budget, logger: logger)
     }
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.
