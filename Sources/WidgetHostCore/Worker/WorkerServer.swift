@@ -39,14 +39,15 @@ public final class WorkerServer: @unchecked Sendable {
                 WorkerServer.fail("request rejected: \(error)")
             }
             for request in frames {
-                let response = plugin.invoke(request)
-                    ?? (try? WireCodec.encode(WireResponse.failure("plugin invoke returned an error status")))
-                    ?? Data()
-                if response.count > maxResponse {
-                    let r = WireResponse.failure("response of \(response.count) bytes exceeds the limit of \(maxResponse) bytes (maxResponseBytes)")
+                let (answer, tooLarge) = plugin.invoke(request, limit: maxResponse)
+                if let tooLarge {
+                    let r = WireResponse.failure("response of \(tooLarge) bytes exceeds the limit of \(maxResponse) bytes (maxResponseBytes)")
                     if !writeAll(Framing.frame((try? WireCodec.encode(r)) ?? Data())) { exit(0) }
                     continue
                 }
+                let response = answer
+                    ?? (try? WireCodec.encode(WireResponse.failure("plugin invoke returned an error status")))
+                    ?? Data()
                 if !writeAll(Framing.frame(response)) { exit(0) }
             }
         }
