@@ -27,6 +27,7 @@ public final class WidgetHost {
     public private(set) var containerDirectories: [String: String] = [:]
     public var onContainerDirectoriesChanged: ([String: String]) -> Void = { _ in }
     private var lastUnresolved: [String] = []
+    private lazy var security = PluginSecurity(logger: logger)
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
                 extraSinks: [any OutputSink] = [], snapshots: Bool = true, budget: Bool = true, logger: Logger) {
@@ -71,6 +72,7 @@ public final class WidgetHost {
             do { try FileIO.makeDirectories(dir, mode: dir == config.paths.containers ? 0o700 : 0o755) }
             catch { logger.error("\(error)") }
         }
+        StatePermissions.apply(state: config.paths.state, out: config.paths.out, logger: logger)
         logger.info("plugins: \(config.paths.plugins); outputs: \(config.paths.out); containers: \(config.paths.containers)")
         rescanPlugins()
     }
@@ -79,7 +81,9 @@ public final class WidgetHost {
     public func pluginFolderChanged() { pluginDebouncer?.signal() }
 
     /// Rescans the plugin folder now.
-    public func rescanPlugins() { registry.reconcile(PluginFile.scan(config.paths.plugins)) }
+    public func rescanPlugins() {
+        registry.reconcile(security.admissible(PluginFile.scan(config.paths.plugins), directory: config.paths.plugins))
+    }
 
     /// Something changed under `containers/<group>/` (`name`: the entry that changed, when known):
     /// the first event reloads at once, a burst that follows is coalesced into one more reload
