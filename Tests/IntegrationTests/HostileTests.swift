@@ -153,4 +153,29 @@ func buildHostile(in dir: String, name: String, defines: [String]) throws -> Str
             #expect(kill(d.pid, 0) == 0)
         }
     }
+
+    /// The Swift fixture (product HostileSwiftWidget), with its container value `mode` set first.
+    func swiftFixture(mode: String) -> (String) throws -> String {
+        { dir in
+            let r = run(TestPaths.widgethost, ["defaults", "write", "--config", dir + "/config.json", "group.hostileswift", "mode", mode])
+            #expect(r.status == 0, "defaults write: \(r.stderr)")
+            return TestPaths.plugin("HostileSwiftWidget")
+        }
+    }
+
+    func swiftError(_ d: RunningDaemon) -> String { d.output("hostileswift-systemSmall")?["error"]?.stringValue ?? "" }
+
+    @Test func fatalErrorInAViewBodyIsReported() throws {
+        try withHostile(swiftFixture(mode: "fatal")) { d in
+            #expect(eventually { !swiftError(d).isEmpty }, "\(d.stderr.suffix(2000))")
+            #expect(d.stderr.contains("reload failed: hostileswift-systemSmall"))
+        }
+    }
+
+    @Test func anInfiniteLoopInAViewBodyIsKilledAtTheDeadline() throws {
+        try withHostile(swiftFixture(mode: "loop")) { d in
+            #expect(eventually { !swiftError(d).isEmpty }, "\(d.stderr.suffix(2000))")
+            #expect(d.stderr.contains("missed its deadline"))
+        }
+    }
 }
