@@ -129,6 +129,8 @@ func buildHostile(in dir: String, name: String, defines: [String]) throws -> Str
     @Test func aWrongABIVersionIsRefused() throws {
         try withHostile(mode(9)) { d in
             #expect(eventually { d.stderr.contains("plugin rejected: hostile.so") }, "\(d.stderr.suffix(2000))")
+            #expect(eventually { d.output("plugin-hostile")?["error"]?.stringValue?.hasPrefix("plugin rejected: hostile.so") == true },
+                    "the refusal shows in out/plugin-hostile.json")
         }
     }
 
@@ -139,6 +141,8 @@ func buildHostile(in dir: String, name: String, defines: [String]) throws -> Str
             return so
         }) { d in
             #expect(eventually { d.stderr.contains("plugin rejected: hostile.so") }, "\(d.stderr.suffix(2000))")
+            #expect(eventually { d.output("plugin-hostile")?["error"]?.stringValue?.hasPrefix("plugin rejected: hostile.so") == true },
+                    "the refusal shows in out/plugin-hostile.json")
         }
     }
 

@@ -28,6 +28,7 @@ public final class WidgetHost {
     public var onContainerDirectoriesChanged: ([String: String]) -> Void = { _ in }
     private var lastUnresolved: [String] = []
     private lazy var security = PluginSecurity(logger: logger)
+    private lazy var pluginStatus = PluginStatusOutputs(publisher: publisher, fileSink: fileSink)
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
                 extraSinks: [any OutputSink] = [], snapshots: Bool = true, budget: Bool = true, logger: Logger) {
@@ -82,7 +83,9 @@ public final class WidgetHost {
 
     /// Rescans the plugin folder now.
     public func rescanPlugins() {
-        registry.reconcile(security.admissible(PluginFile.scan(config.paths.plugins), directory: config.paths.plugins))
+        let files = security.admissible(PluginFile.scan(config.paths.plugins), directory: config.paths.plugins)
+        pluginStatus.retain(fileNames: Set(files.map(\.name)))
+        registry.reconcile(files)
     }
 
     /// Something changed under `containers/<group>/` (`name`: the entry that changed, when known):
@@ -150,6 +153,7 @@ public final class WidgetHost {
     }
 
     private func registryChanged(_ event: RegistryEvent) {
+        pluginStatus.handle(event)
         switch event {
         case .loaded(let b): replan(changedBundles: [b.name], removedReason: "")
         case .replaced(_, let b): replan(changedBundles: [b.name], removedReason: "widget no longer declared by \(b.name)")

@@ -42,6 +42,12 @@ public final class ReloadLedger {
             return Date(timeIntervalSince1970: oldest + Self.window)
         }
         charges[id] = list + [now.timeIntervalSince1970]
+        // Drop charges older than the window everywhere (instances that went away included).
+        let cutoff = now.timeIntervalSince1970 - Self.window
+        for (k, v) in charges where k != id {
+            let kept = v.filter { $0 > cutoff }
+            charges[k] = kept.isEmpty ? nil : kept
+        }
         save()
         return nil
     }
