@@ -50,11 +50,13 @@ import Glibc
         #expect(charged >= logged)
         #expect(charged <= 60, "the budget caps the charges")
 
-        // Restart on the same directory: the saved timeline shows before the plugin answers
-        // (the file is rewritten with the saved entry), and the charges are still there.
+        // Restart on the same directory with the outputs gone and a plugin that now hangs in
+        // its timeline: the saved timeline is on screen anyway, and the charges are still there.
+        for name in outs { unlink(d.dir.path + "/out/" + name) }
+        d.writeContainer("group.probe", "value.txt", "hang")
         let pid = spawnBackground(TestPaths.widgethost, ["run", "--config", d.dir.path + "/config.json"])
         defer { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
-        #expect(eventually { d.text(id)?.hasPrefix("v1 ") == true })
+        #expect(eventually(timeout: 5) { d.text(id)?.hasPrefix("v1 w") == true }, "the saved entry shows: \(d.output(id) ?? [:])")
         #expect((ledger(d)[id]?.count ?? 0) >= charged, "the budget continues after kill -9")
     }
 }

@@ -74,6 +74,7 @@ public final class WidgetHost {
             catch { logger.error("\(error)") }
         }
         StatePermissions.apply(state: config.paths.state, out: config.paths.out, logger: logger)
+        LimitsWiring.showSavedTimelines(host: self)
         logger.info("plugins: \(config.paths.plugins); outputs: \(config.paths.out); containers: \(config.paths.containers)")
         rescanPlugins()
     }
@@ -158,7 +159,7 @@ public final class WidgetHost {
         case .loaded(let b): replan(changedBundles: [b.name], removedReason: "")
         case .replaced(_, let b): replan(changedBundles: [b.name], removedReason: "widget no longer declared by \(b.name)")
         case .removed(let b): replan(changedBundles: [b.name], removedReason: "plugin \(b.name) removed")
-        case .rejected: break
+        case .rejected: if !registry.isValidating { replan(changedBundles: [], removedReason: "plugin could not be loaded") }
         }
     }
 
@@ -170,6 +171,7 @@ public final class WidgetHost {
             lastUnresolved = plan.unresolved
         }
         updateContainers()
+        scheduler.keepPreloaded = registry.isValidating
         scheduler.setInstances(plan.instances, changedBundles: changedBundles, removedReason: removedReason)
     }
 

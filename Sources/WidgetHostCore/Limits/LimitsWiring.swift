@@ -17,4 +17,12 @@ enum LimitsWiring {
             return ["--memory-mb", "\(l.workerMemoryMB)", "--max-response-bytes", "\(l.maxResponseBytes)"]
         }
     }
+
+    /// At start: the last good timeline of every instance whose plugin file is still there is
+    /// on screen at once, before any worker has answered (DESIGN §8).
+    static func showSavedTimelines(host: WidgetHost) {
+        for (spec, entries) in host.enforcer.store.saved(pluginDirectory: host.config.paths.plugins) {
+            host.scheduler.preload(spec, entries: entries)
+        }
+    }
 }

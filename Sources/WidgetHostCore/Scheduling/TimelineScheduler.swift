@@ -25,6 +25,8 @@ public final class WidgetInstance {
     /// Index of the entry on screen.
     public internal(set) var shownIndex: Int?
     var liveChange: Date?
+    /// Shown from the saved timeline at start, before its bundle was loaded.
+    var preloaded = false
     /// Timeline requests sent (for tests and status).
     public internal(set) var requestCount = 0
 
@@ -66,6 +68,9 @@ public final class TimelineScheduler {
     private let publisher: OutputPublisher
     private let fetch: Fetch
     private let logger: Logger
+    /// While true, instances shown from saved timelines survive a plan that lacks them (their
+    /// bundle is still being validated at start).
+    public var keepPreloaded = false
     /// Reload budget, size limits and durable timelines (nil: none, e.g. in unit tests).
     public weak var limits: (any TimelineLimits)?
     private var timer: (any WallClockTimer)?
@@ -94,6 +99,7 @@ public final class TimelineScheduler {
     public func setInstances(_ specs: [InstanceSpec], changedBundles: Set<String> = [], removedReason: String = "widget removed") {
         let incoming = Dictionary(specs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, inst) in instances where incoming[id] == nil {
+            if inst.preloaded && keepPreloaded { continue }
             instances[id] = nil
             publishRemoved(inst, reason: removedReason)
         }
@@ -111,6 +117,17 @@ public final class TimelineScheduler {
                 request(inst, reason: "first load")
             }
         }
+        evaluate()
+    }
+
+    /// Shows a saved timeline at start, before the instance's bundle has answered; the instance
+    /// loads for real when a plan with its bundle arrives (`setInstances`).
+    public func preload(_ spec: InstanceSpec, entries: [WireEntry]) {
+        guard instances[spec.id] == nil else { return }
+        let inst = WidgetInstance(spec: spec)
+        inst.entries = entries.sorted { $0.date < $1.date }
+        inst.preloaded = true
+        instances[spec.id] = inst
         evaluate()
     }
 
