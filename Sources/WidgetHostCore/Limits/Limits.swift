@@ -18,8 +18,8 @@ public struct Limits: Equatable, Sendable {
     public var maxTreeDepth: Int = 64
     /// Largest response frame from a worker, in bytes (the whole timeline, all trees).
     public var maxResponseBytes: Int = 8 << 20
-    /// Address-space cap (RLIMIT_AS) of a worker, in MiB; 0 = none.
-    public var workerMemoryMB: Int = 512
+    /// Data cap (RLIMIT_DATA: heap and private writable mappings) of a worker, in MiB; 0 = none.
+    public var workerMemoryMB: Int = 128
     /// Failed calls in a row after which the bundle is quarantined until its `.so` changes.
     public var quarantineAfterFailures: Int = 5
     public init() {}
