@@ -3,7 +3,7 @@ import Logging
 import OpenWidgetKit
 
 /// Crash recovery per bundle (DESIGN §6): counts failed calls in a row (a crash, a missed
-/// deadline, a malformed or refused answer); past the bundle's `quarantineAfterFailures` the
+/// deadline, a malformed answer — not an `ok:false` answer from a healthy worker); past the bundle's `quarantineAfterFailures` the
 /// bundle is quarantined — no worker is started for it and every call fails at once with the
 /// reason — until its `.so` changes (a new file is a new `LoadedBundle`, with a fresh count).
 /// Exponential backoff between retries stays the scheduler's. Loop thread only.
@@ -34,8 +34,10 @@ public final class BundleSupervisor {
         registry.call(bundle, request) { [weak self, weak registry, weak bundle] result in
             if let self, let bundle {
                 switch result {
+                // An `ok:false` answer is the provider's own error (say, no network): the worker
+                // is healthy, so it neither counts nor resets the run of failures.
                 case .success(let r) where r.ok: self.succeeded(bundle)
-                case .success(let r): self.failed(bundle, r.error ?? "no reason given", registry)
+                case .success: break
                 case .failure(let f): self.failed(bundle, f.description, registry)
                 }
             }
