@@ -156,7 +156,7 @@ public final class WidgetHost {
     private func registryChanged(_ event: RegistryEvent) {
         pluginStatus.handle(event)
         switch event {
-        case .loaded(let b): replan(changedBundles: [b.name], removedReason: "")
+        case .loaded(let b): replan(changedBundles: [b.name], removedReason: "widget no longer configured")
         case .replaced(_, let b): replan(changedBundles: [b.name], removedReason: "widget no longer declared by \(b.name)")
         case .removed(let b): replan(changedBundles: [b.name], removedReason: "plugin \(b.name) removed")
         case .rejected: if !registry.isValidating { replan(changedBundles: [], removedReason: "plugin could not be loaded") }
