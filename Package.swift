@@ -12,6 +12,12 @@ let exampleBundles: [(product: String, target: String, path: String)] = [
     ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets"),
 ]
 
+/// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
+/// built like the examples, never installed.
+let fixtureBundles: [(product: String, target: String, path: String)] = [
+    ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget"),
+]
+
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
 let pluginLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
@@ -21,7 +27,7 @@ let package = Package(
     products: [
         .executable(name: "widgethost", targets: ["widgethost"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
-    ] + exampleBundles.map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
+    ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -62,7 +68,7 @@ let package = Package(
             dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore"],
             resources: [.copy("Fixtures")]
         ),
-    ] + exampleBundles.map {
+    ] + (exampleBundles + fixtureBundles).map {
         .target(name: $0.target, dependencies: ["OpenWidgetKit"], path: $0.path, linkerSettings: pluginLinkerSettings)
     },
     swiftLanguageModes: [.v6]

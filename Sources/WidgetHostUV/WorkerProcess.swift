@@ -41,7 +41,7 @@ public final class WorkerProcess: WorkerConnection {
 
     public var pid: Int32 { process.pid }
 
-    public init(loop: UVLoop, executable: String, pluginPath: String, environment: [String: String],
+    public init(loop: UVLoop, executable: String, pluginPath: String, arguments: [String] = [], environment: [String: String],
                 logger: Logger, onExit: @escaping (WorkerFailure) -> Void) throws(WorkerFailure) {
         self.loop = loop
         self.pluginPath = pluginPath
@@ -49,7 +49,7 @@ public final class WorkerProcess: WorkerConnection {
         self.onExit = onExit
         var exitBox: ((Int64, Int32) -> Void)?
         do {
-            process = try UVProcess(loop: loop, executable: executable, arguments: ["worker", "--plugin", pluginPath],
+            process = try UVProcess(loop: loop, executable: executable, arguments: ["worker", "--plugin", pluginPath] + arguments,
                                     environment: environment) { status, signal in exitBox?(status, signal) }
         } catch {
             throw WorkerFailure(error.description)
@@ -197,11 +197,15 @@ public final class UVWorkerLauncher: WorkerLauncher {
     }
 
     public func launch(pluginPath: String, onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
+        launch(pluginPath: pluginPath, arguments: [], onExit: onExit)
+    }
+
+    public func launch(pluginPath: String, arguments: [String], onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
         var env = ProcessEnvironment.current()
         env["SWIFT_BACKTRACE"] = "enable=no"
         env["WIDGETHOST_CONTAINERS"] = containersRoot
         do {
-            let w = try WorkerProcess(loop: loop, executable: executable, pluginPath: pluginPath,
+            let w = try WorkerProcess(loop: loop, executable: executable, pluginPath: pluginPath, arguments: arguments,
                                       environment: env, logger: logger, onExit: onExit)
             logger.debug("worker started: pid \(w.pid) for \(pluginPath)")
             return .success(w)

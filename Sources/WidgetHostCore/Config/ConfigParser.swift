@@ -25,7 +25,7 @@ public enum ConfigParser {
                 throw ConfigError(path: "", reason: "not valid JSON (\(Self.describe(error)))")
             }
         }
-        let top = try object(root, at: "", keys: ["paths", "widgets", "defaults", "$schema", "comment"])
+        let top = try object(root, at: "", keys: ["paths", "widgets", "defaults", "bundles", "$schema", "comment"])
 
         var paths = HostPaths.defaults(environment)
         if let p = top["paths"] {
@@ -50,7 +50,7 @@ public enum ConfigParser {
         var defaults = HostConfig.Defaults()
         if let d = top["defaults"] {
             let dobj = try object(d, at: "defaults", keys: ["outputs", "families", "containerCoalesceMs", "pluginSettleMs",
-                                                             "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds", "opener"])
+                                                             "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds", "opener", "limits"])
             if let v = dobj["outputs"] { defaults.outputs = try outputs(v, at: "defaults.outputs") }
             if let v = dobj["families"] {
                 let items = try array(v, at: "defaults.families")
@@ -64,6 +64,7 @@ public enum ConfigParser {
             if let v = dobj["requestTimeoutSeconds"] { defaults.requestTimeoutSeconds = try number(v, at: "defaults.requestTimeoutSeconds", min: 0.1, max: 600) }
             if let v = dobj["opener"] { defaults.opener = try opener(v, at: "defaults.opener") }
             if let v = dobj["retryMaxSeconds"] { defaults.retryMaxSeconds = try number(v, at: "defaults.retryMaxSeconds", min: 1, max: 86_400) }
+            if let v = dobj["limits"] { defaults.limits = defaults.limits.applying(try Limits.parseOverrides(v, at: "defaults.limits")) }
         }
 
         var widgets: [HostConfig.Widget]? = nil
@@ -100,7 +101,8 @@ public enum ConfigParser {
             }
             widgets = list
         }
-        return HostConfig(paths: paths, widgets: widgets, defaults: defaults)
+        let bundles = try top["bundles"].map { v throws(ConfigError) in try Limits.parseBundles(v) } ?? [:]
+        return HostConfig(paths: paths, widgets: widgets, defaults: defaults, bundles: bundles)
     }
 
     static func absolute(_ s: String, base: String, environment: [String: String]) -> String {

@@ -64,6 +64,8 @@ public struct HostConfig: Equatable, Sendable {
         public var retryMaxSeconds: Double = 300
         /// The program (and leading arguments) a click opens a widget's URL with.
         public var opener: [String] = ["xdg-open"]
+        /// Limits every bundle is held to (`defaults.limits`; docs/limits.md).
+        public var limits = Limits()
         public init() {}
     }
 
@@ -71,9 +73,11 @@ public struct HostConfig: Equatable, Sendable {
     /// nil: every kind of every bundle in each family it supports.
     public var widgets: [Widget]?
     public var defaults: Defaults
+    /// Per-bundle settings by bundle id or `.so` file name (`bundles` in config.json).
+    public var bundles: [String: BundleSettings] = [:]
 
-    public init(paths: Paths, widgets: [Widget]? = nil, defaults: Defaults = Defaults()) {
-        self.paths = paths; self.widgets = widgets; self.defaults = defaults
+    public init(paths: Paths, widgets: [Widget]? = nil, defaults: Defaults = Defaults(), bundles: [String: BundleSettings] = [:]) {
+        self.paths = paths; self.widgets = widgets; self.defaults = defaults; self.bundles = bundles
     }
 }
 

@@ -15,6 +15,10 @@ public final class WidgetHost {
     public let scheduler: TimelineScheduler
     public let publisher: OutputPublisher
     public let fileSink: FileOutputSink
+    /// Reload budget, size limits and durable timelines (Limits/, State/).
+    public let enforcer: LimitsEnforcer
+    /// Crash recovery: quarantine after failures in a row (Supervisor/).
+    public let supervisor: BundleSupervisor
     private let loop: any HostLoop
     private let logger: Logger
     private var pluginDebouncer: Debouncer?
@@ -25,9 +29,11 @@ public final class WidgetHost {
     private var lastUnresolved: [String] = []
     /// Opens a URL a click asked for (the platform runs `defaults.opener`).
     public var openURL: (String) -> Void = { _ in }
+    private lazy var security = PluginSecurity(logger: logger)
+    private lazy var pluginStatus = PluginStatusOutputs(publisher: publisher, fileSink: fileSink)
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
-                extraSinks: [any OutputSink] = [], snapshots: Bool = true, logger: Logger) {
+                extraSinks: [any OutputSink] = [], snapshots: Bool = true, budget: Bool = true, logger: Logger) {
         self.config = config
         self.loop = loop
         self.logger = logger
@@ -38,13 +44,18 @@ public final class WidgetHost {
         let registry = PluginRegistry(launcher: launcher, snapshotDirectory: snapshots ? config.paths.state + "/bundles" : nil,
                                       requestTimeout: config.defaults.requestTimeoutSeconds, logger: logger)
         self.registry = registry
+        let enforcer = LimitsEnforcer(config: config, budgetEnabled: budget, persistent: snapshots, logger: logger)
+        self.enforcer = enforcer
+        let supervisor = BundleSupervisor(logger: logger)
+        self.supervisor = supervisor
         self.scheduler = TimelineScheduler(loop: loop, renderer: renderer, publisher: publisher,
-                                           settings: Self.schedulerSettings(config), logger: logger) { [weak registry] spec, request, reply in
-            guard let registry, let bundle = registry.bundles[spec.bundleName] else {
+                                           settings: Self.schedulerSettings(config), logger: logger) { [weak registry, weak supervisor] spec, request, reply in
+            guard let registry, let supervisor, let bundle = registry.bundles[spec.bundleName] else {
                 reply(.failure(WorkerFailure("bundle \(spec.bundleName) is not loaded"))); return
             }
-            registry.call(bundle, request, reply: reply)
+            supervisor.call(registry, bundle, request, reply: reply)
         }
+        LimitsWiring.connect(host: self)
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
             self?.rescanPlugins()
@@ -64,6 +75,8 @@ public final class WidgetHost {
             do { try FileIO.makeDirectories(dir, mode: dir == config.paths.containers ? 0o700 : 0o755) }
             catch { logger.error("\(error)") }
         }
+        StatePermissions.apply(state: config.paths.state, out: config.paths.out, logger: logger)
+        LimitsWiring.showSavedTimelines(host: self)
         logger.info("plugins: \(config.paths.plugins); outputs: \(config.paths.out); containers: \(config.paths.containers)")
         rescanPlugins()
     }
@@ -72,7 +85,11 @@ public final class WidgetHost {
     public func pluginFolderChanged() { pluginDebouncer?.signal() }
 
     /// Rescans the plugin folder now.
-    public func rescanPlugins() { registry.reconcile(PluginFile.scan(config.paths.plugins)) }
+    public func rescanPlugins() {
+        let files = security.admissible(PluginFile.scan(config.paths.plugins), directory: config.paths.plugins)
+        pluginStatus.retain(fileNames: Set(files.map(\.name)))
+        registry.reconcile(files)
+    }
 
     /// Something changed under `containers/<group>/` (`name`: the entry that changed, when known):
     /// the first event reloads at once, a burst that follows is coalesced into one more reload
@@ -93,8 +110,9 @@ public final class WidgetHost {
     }
 
     /// Reload requests (`WidgetCenter.reloadTimelines(ofKind:)`, `reload` command); nil = all.
-    public func reload(kind: String?, reason: String) {
-        scheduler.reload(reason: reason) { kind == nil || $0.kind == kind }
+    /// `budgeted: false` for the one reload after an interaction (a click).
+    public func reload(kind: String?, reason: String, budgeted: Bool = true) {
+        scheduler.reload(reason: reason, budgeted: budgeted) { kind == nil || $0.kind == kind }
     }
 
     /// Applies a new, already validated config: paths, defaults and widgets take effect now.
@@ -104,6 +122,7 @@ public final class WidgetHost {
         config = new
         logger.notice("configuration applied")
         scheduler.settings = Self.schedulerSettings(new)
+        enforcer.config = new
         registry.requestTimeout = new.defaults.requestTimeoutSeconds
         if new.paths.out != old.paths.out { fileSink.directory = new.paths.out }
         if new.defaults.pluginSettleMs != old.defaults.pluginSettleMs {
@@ -137,11 +156,12 @@ public final class WidgetHost {
     }
 
     private func registryChanged(_ event: RegistryEvent) {
+        pluginStatus.handle(event)
         switch event {
-        case .loaded(let b): replan(changedBundles: [b.name], removedReason: "")
+        case .loaded(let b): replan(changedBundles: [b.name], removedReason: "widget no longer configured")
         case .replaced(_, let b): replan(changedBundles: [b.name], removedReason: "widget no longer declared by \(b.name)")
         case .removed(let b): replan(changedBundles: [b.name], removedReason: "plugin \(b.name) removed")
-        case .rejected: break
+        case .rejected: if !registry.isValidating { replan(changedBundles: [], removedReason: "plugin could not be loaded") }
         }
     }
 
@@ -153,6 +173,7 @@ public final class WidgetHost {
             lastUnresolved = plan.unresolved
         }
         updateContainers()
+        scheduler.keepPreloaded = registry.isValidating
         scheduler.setInstances(plan.instances, changedBundles: changedBundles, removedReason: removedReason)
     }
 

@@ -41,10 +41,11 @@ extension WidgetHost {
                 case .success(let r) where !r.ok:
                     reply(.failure("\(id): \(name) failed: \(r.error ?? "no reason given")"))
                 case .success(let r):
-                    self.scheduler.reload(reason: "interaction: \(name) on \(id)") { $0.id == id }
+                    // The one reload after an interaction is not charged to the budget (as in WidgetKit).
+                    self.scheduler.reload(.interaction("interaction: \(name) on \(id)")) { $0.id == id }
                     let kinds = Set(r.reloadRequests ?? [])
                     if !kinds.isEmpty {
-                        self.scheduler.reload(reason: "WidgetCenter reload from \(name)") { s in
+                        self.scheduler.reload(.request("WidgetCenter reload from \(name)")) { s in
                             s.id != id && s.bundleName == spec.bundleName && (kinds.contains("*") || kinds.contains(s.kind))
                         }
                     }

@@ -53,6 +53,8 @@ public final class PluginRegistry {
     private let logger: Logger
     public var requestTimeout: Double
     public var onEvent: (RegistryEvent) -> Void = { _ in }
+    /// Extra worker arguments for a bundle file (its limits: memory cap, response size).
+    public var workerArguments: (PluginFile) -> [String] = { _ in [] }
 
     /// - Parameter snapshotDirectory: where private copies of bundles are kept (cleared at start);
     ///   nil to run workers on the plugin files themselves (tests).
@@ -199,7 +201,7 @@ public final class PluginRegistry {
     private func startWorker(_ bundle: LoadedBundle) -> (any WorkerConnection)? {
         bundle.workerGeneration += 1
         let generation = bundle.workerGeneration
-        let result = launcher.launch(pluginPath: bundle.runPath) { [weak self, weak bundle] failure in
+        let result = launcher.launch(pluginPath: bundle.runPath, arguments: workerArguments(bundle.file)) { [weak self, weak bundle] failure in
             guard let self, let bundle, bundle.workerGeneration == generation else { return }
             bundle.connection = nil
             self.logger.warning("worker exited: \(bundle.name): \(self.clean(failure.description, bundle))")
@@ -214,6 +216,9 @@ public final class PluginRegistry {
             return nil
         }
     }
+
+    /// Stops a bundle's worker (quarantine); the next call starts a new one.
+    public func stopWorker(of bundle: LoadedBundle) { stopWorker(bundle) }
 
     private func stopWorker(_ bundle: LoadedBundle) {
         bundle.workerGeneration += 1

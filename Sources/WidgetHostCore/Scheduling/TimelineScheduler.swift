@@ -12,14 +12,21 @@ public final class WidgetInstance {
     /// The earliest next reload; nil = only on request.
     public internal(set) var nextReload: Date?
     var nextReloadReason = "first load"
+    /// Whether the reload at `nextReload` spends budget (policy reloads and deferred requests do).
+    var nextReloadBudgeted = false
     public internal(set) var inFlight = false
     var pendingReason: String?
+    var pendingBudgeted = true
+    /// When set, budgeted reloads wait until this date (the budget is spent).
+    public internal(set) var budgetBlockedUntil: Date?
     var lastRequest: Date?
     public internal(set) var consecutiveFailures = 0
     public internal(set) var lastError: String?
     /// Index of the entry on screen.
     public internal(set) var shownIndex: Int?
     var liveChange: Date?
+    /// Shown from the saved timeline at start, before its bundle was loaded.
+    var preloaded = false
     /// Timeline requests sent (for tests and status).
     public internal(set) var requestCount = 0
     /// Why the last timeline request was sent, and how long its answer took (status).
@@ -64,6 +71,11 @@ public final class TimelineScheduler {
     private let publisher: OutputPublisher
     private let fetch: Fetch
     private let logger: Logger
+    /// While true, instances shown from saved timelines survive a plan that lacks them (their
+    /// bundle is still being validated at start).
+    public var keepPreloaded = false
+    /// Reload budget, size limits and durable timelines (nil: none, e.g. in unit tests).
+    public weak var limits: (any TimelineLimits)?
     private var timer: (any WallClockTimer)?
     private var evaluating = false
     private var evaluateAgain = false
@@ -90,6 +102,7 @@ public final class TimelineScheduler {
     public func setInstances(_ specs: [InstanceSpec], changedBundles: Set<String> = [], removedReason: String = "widget removed") {
         let incoming = Dictionary(specs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (id, inst) in instances where incoming[id] == nil {
+            if inst.preloaded && keepPreloaded { continue }
             instances[id] = nil
             publishRemoved(inst, reason: removedReason)
         }
@@ -102,6 +115,7 @@ public final class TimelineScheduler {
                 request(inst, reason: old.spec == spec ? "new plugin version" : "configuration changed")
             } else {
                 let inst = WidgetInstance(spec: spec)
+                inst.entries = limits?.restoredEntries(for: spec) ?? []
                 instances[spec.id] = inst
                 request(inst, reason: "first load")
             }
@@ -109,12 +123,34 @@ public final class TimelineScheduler {
         evaluate()
     }
 
+    /// Shows a saved timeline at start, before the instance's bundle has answered; the instance
+    /// loads for real when a plan with its bundle arrives (`setInstances`).
+    public func preload(_ spec: InstanceSpec, entries: [WireEntry]) {
+        guard instances[spec.id] == nil else { return }
+        let inst = WidgetInstance(spec: spec)
+        inst.entries = entries.sorted { $0.date < $1.date }
+        inst.preloaded = true
+        instances[spec.id] = inst
+        evaluate()
+    }
+
     /// Asks for new timelines of the instances matching `filter` (coalesced with one in flight).
-    public func reload(reason: String, where filter: (InstanceSpec) -> Bool) {
+    /// `budgeted`: reload requests and container changes spend the reload budget; the one reload
+    /// after an interaction does not (`ReloadReason.interaction`). Over budget, the request waits
+    /// until the budget allows, coalesced with any other.
+    public func reload(reason: String, budgeted: Bool = true, where filter: (InstanceSpec) -> Bool) {
         for inst in instances.values.sorted(by: { $0.id < $1.id }) where filter(inst.spec) {
-            if inst.inFlight { inst.pendingReason = reason } else { request(inst, reason: reason) }
+            if inst.inFlight {
+                inst.pendingBudgeted = inst.pendingReason == nil ? budgeted : (inst.pendingBudgeted && budgeted)
+                inst.pendingReason = reason
+            } else { request(inst, reason: reason, budgeted: budgeted) }
         }
         evaluate()
+    }
+
+    /// `reload(reason:budgeted:where:)` with a typed reason.
+    public func reload(_ reason: ReloadReason, where filter: (InstanceSpec) -> Bool) {
+        reload(reason: reason.text, budgeted: reason.isBudgeted, where: filter)
     }
 
     /// Publishes every instance as removed (shutdown is NOT removal; this is for tests/teardown).
@@ -127,8 +163,25 @@ public final class TimelineScheduler {
         publisher.forget(inst.id)
     }
 
-    private func request(_ inst: WidgetInstance, reason: String) {
+    private func request(_ inst: WidgetInstance, reason: String, budgeted: Bool = false) {
         let now = loop.now
+        if budgeted, let limits {
+            if let until = limits.admitReload(inst.spec, now: now) {
+                // Over budget: keep the last entry, mark it stale, reload when the budget allows.
+                // Further requests land on the same date (coalesced).
+                if inst.budgetBlockedUntil != until {
+                    logger.notice("reload budget of \(inst.id) exhausted: \(reason) deferred until \(LocalClock.hhmm(until))")
+                }
+                inst.budgetBlockedUntil = until
+                inst.nextReload = until
+                inst.nextReloadReason = reason
+                inst.nextReloadBudgeted = true
+                inst.lastError = "reload budget exhausted until \(LocalClock.hhmm(until))"
+                inst.shownIndex = nil
+                return
+            }
+        }
+        inst.budgetBlockedUntil = nil
         inst.inFlight = true
         inst.lastRequest = now
         inst.requestCount += 1
@@ -151,11 +204,15 @@ public final class TimelineScheduler {
         case .failure(let f): failure = f.description
         case .success(let r):
             if !r.ok { failure = "timeline failed: \(r.error ?? "no reason given")" }
+            else if let problem = limits?.violation(in: r, for: inst.spec) { failure = problem }
             else if let entries = r.entries, !entries.isEmpty {
                 inst.entries = entries.sorted { $0.date < $1.date }
                 inst.policy = ReloadPolicy(r.policy)
                 inst.nextReload = inst.policy.nextReload(entries: inst.entries, requestedAt: inst.lastRequest ?? now,
-                                                         minInterval: settings.minReloadSeconds)
+                                                         minInterval: settings.minReloadSeconds,
+                                                         pastTimelineInterval: limits?.pastTimelineReloadSeconds(inst.spec) ?? 0)
+                inst.nextReloadBudgeted = true
+                limits?.accepted(entries: inst.entries, policy: r.policy, for: inst.spec)
                 inst.nextReloadReason = {
                     switch inst.policy {
                     case .atEnd: "timeline ended (policy atEnd)"
@@ -174,12 +231,14 @@ public final class TimelineScheduler {
             let delay = min(settings.retryMaxSeconds, settings.retryBaseSeconds * Double(1 << min(inst.consecutiveFailures - 1, 20)))
             inst.nextReload = now.addingTimeInterval(delay)
             inst.nextReloadReason = "retry after failure"
+            inst.nextReloadBudgeted = false
             inst.shownIndex = nil
             logger.error("reload failed: \(inst.id): \(failure) (retry in \(Int(delay)) s)")
         }
         if let pending = inst.pendingReason {
             inst.pendingReason = nil
-            request(inst, reason: pending)
+            request(inst, reason: pending, budgeted: inst.pendingBudgeted)
+            inst.pendingBudgeted = true
         }
         evaluate()
     }
@@ -203,7 +262,8 @@ public final class TimelineScheduler {
             if let r = inst.nextReload, !inst.inFlight {
                 if r <= now {
                     inst.nextReload = nil
-                    request(inst, reason: inst.nextReloadReason)
+                    request(inst, reason: inst.nextReloadReason, budgeted: inst.nextReloadBudgeted)
+                    if !inst.inFlight { consider(inst.nextReload) }
                 } else { consider(r) }
             }
             guard let idx = inst.entryIndex(at: now) else {

@@ -47,7 +47,14 @@ public enum FileIO {
     /// a reader sees the old file or the new one, never a torn one.
     public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
         let tmp = path.dropLastPathComponentPrefix() + ".\(path.lastPathComponent).\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        // O_EXCL | O_NOFOLLOW: a symlink planted at the temp name is never followed (it is
+        // removed and the file created afresh); the rename then replaces any symlink at `path`
+        // itself rather than writing through it.
+        var fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        if fd < 0 && errno == EEXIST {
+            unlink(tmp)
+            fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        }
         guard fd >= 0 else { throw Failure(description: "cannot write \(tmp): \(errnoText())") }
         let ok = writeAll(fd, data)
         let err = errnoText()

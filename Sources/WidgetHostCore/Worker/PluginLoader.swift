@@ -29,6 +29,20 @@ public struct LoadedPlugin: @unchecked Sendable {
         defer { table.pointee.free_buffer(out) }
         return Data(bytes: out, count: outLength)
     }
+
+    /// `invoke`, but a response over `limit` bytes is not copied (a copy could itself exhaust
+    /// the worker's memory cap): returns its size in `tooLarge` instead.
+    public func invoke(_ request: Data, limit: Int) -> (response: Data?, tooLarge: Int?) {
+        var out: UnsafeMutablePointer<UInt8>?
+        var outLength = 0
+        let status = request.withUnsafeBytes { raw in
+            table.pointee.invoke(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, &outLength)
+        }
+        guard status == 0, let out else { return (nil, nil) }
+        defer { table.pointee.free_buffer(out) }
+        if outLength > limit { return (nil, outLength) }
+        return (Data(bytes: out, count: outLength), nil)
+    }
 }
 
 /// Loads a plugin shared object in the current process — the worker's job; the host never

@@ -25,4 +25,13 @@ public protocol WorkerConnection: AnyObject {
 public protocol WorkerLauncher: AnyObject {
     /// - Parameter onExit: called once if the worker exits without having been stopped, with the reason.
     func launch(pluginPath: String, onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure>
+    /// The same with extra `worker` arguments (limits such as `--memory-mb`).
+    func launch(pluginPath: String, arguments: [String], onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure>
+}
+
+extension WorkerLauncher {
+    /// Launchers that take no extra arguments (test doubles) ignore them.
+    public func launch(pluginPath: String, arguments: [String], onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
+        launch(pluginPath: pluginPath, onExit: onExit)
+    }
 }

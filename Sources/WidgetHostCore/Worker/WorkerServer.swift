@@ -16,6 +16,8 @@ public final class WorkerServer: @unchecked Sendable {
     let input: Int32
     let output: Int32
     let maxFrame: Int
+    /// Largest response passed on; a larger one is replaced by an `ok:false` answer naming the size.
+    public var maxResponse = Int.max
 
     public init(plugin: LoadedPlugin, input: Int32, output: Int32, maxFrame: Int = Framing.defaultMaxFrame) {
         self.plugin = plugin; self.input = input; self.output = output; self.maxFrame = maxFrame
@@ -37,7 +39,13 @@ public final class WorkerServer: @unchecked Sendable {
                 WorkerServer.fail("request rejected: \(error)")
             }
             for request in frames {
-                let response = plugin.invoke(request)
+                let (answer, tooLarge) = plugin.invoke(request, limit: maxResponse)
+                if let tooLarge {
+                    let r = WireResponse.failure("response of \(tooLarge) bytes exceeds the limit of \(maxResponse) bytes (maxResponseBytes)")
+                    if !FileIO.writeAll(output, Framing.frame((try? WireCodec.encode(r)) ?? Data())) { exit(0) }
+                    continue
+                }
+                let response = answer
                     ?? (try? WireCodec.encode(WireResponse.failure("plugin invoke returned an error status")))
                     ?? Data()
                 if !FileIO.writeAll(output, Framing.frame(response)) { exit(0) }

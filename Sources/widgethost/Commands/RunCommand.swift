@@ -27,6 +27,8 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .long, help: "Order of the i3bar blocks: id, or relevance (the current entry's, highest first).")
     var sort: SortOrder = .id
+    @Flag(name: .long, help: "Do not ration reloads with the daily reload budget (for widget authors).")
+    var noBudget = false
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
@@ -53,7 +55,8 @@ struct RunCommand: ParsableCommand {
             logger.critical("invalid configuration: \(e)")
             throw ExitCode(2)
         }
-        let runtime = DaemonRuntime(source: source, config: initial, stdout: stdout, sortByRelevance: sort == .relevance, logger: logger)
+        let runtime = DaemonRuntime(source: source, config: initial, stdout: stdout, sortByRelevance: sort == .relevance,
+                                    budget: !noBudget, logger: logger)
         let status = runtime.run()
         if status != 0 { throw ExitCode(status) }
     }

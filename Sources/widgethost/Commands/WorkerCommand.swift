@@ -21,6 +21,12 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Largest request frame accepted, in bytes.")
     var maxFrame: Int = 64 << 20
 
+    @Option(help: "Data cap (RLIMIT_DATA: heap and private writable mappings) in MiB, applied before the plugin is loaded; 0 = none.")
+    var memoryMb: Int = 0
+
+    @Option(help: "Largest response passed to the host, in bytes; a larger one is answered with an error.")
+    var maxResponseBytes: Int = Int.max
+
     func run() throws {
         // Die with the parent, whatever kills it.
         _ = widgethost_set_parent_death_signal(SIGKILL)
@@ -30,12 +36,24 @@ struct WorkerCommand: ParsableCommand {
         let protocolOut = fcntl(1, F_DUPFD_CLOEXEC, 3)
         guard protocolOut >= 0, dup2(2, 1) >= 0 else { WorkerServer.fail("cannot set up the protocol pipe") }
         signal(SIGPIPE, SIG_IGN)
+        if memoryMb > 0 {
+            // Before dlopen: a plugin that allocates without end gets malloc failures and dies
+            // (Swift traps on allocation failure) instead of taking the machine's memory.
+            // RLIMIT_DATA, not RLIMIT_AS: it counts what the worker actually allocates (heap,
+            // private writable mappings), while a Swift process reserves far more address space
+            // than it uses (measured, docs/limits.md: AS needs >= 96 MiB, DATA 48 MiB).
+            let bytes = rlim_t(memoryMb) << 20
+            var lim = rlimit(rlim_cur: bytes, rlim_max: bytes)
+            if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &lim) != 0 { WorkerServer.fail("cannot set the memory limit: errno \(errno)") }
+        }
         let plugin: LoadedPlugin
         switch PluginLoader.load(path: self.plugin) {
         case .success(let p): plugin = p
         case .failure(let e): WorkerServer.fail("\(self.plugin): \(e.description)")
         }
-        WorkerServer(plugin: plugin, input: 0, output: protocolOut, maxFrame: maxFrame).serve()
+        let server = WorkerServer(plugin: plugin, input: 0, output: protocolOut, maxFrame: maxFrame)
+        server.maxResponse = maxResponseBytes
+        server.serve()
         dispatchMain()
     }
 }

@@ -30,7 +30,8 @@ final class DaemonRuntime {
     private var control: DaemonControl?
     private let i3bar: I3BarSink?
 
-    init(source: ConfigSource, config: HostConfig, stdout: RunCommand.StdoutFormat, sortByRelevance: Bool = false, logger: Logger) {
+    init(source: ConfigSource, config: HostConfig, stdout: RunCommand.StdoutFormat, sortByRelevance: Bool = false,
+         budget: Bool = true, logger: Logger) {
         ignoreSIGPIPE()
         unblockAllSignals()
         self.source = source
@@ -41,7 +42,7 @@ final class DaemonRuntime {
         if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
         i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
         if let i3bar { extra.append(i3bar) }
-        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, extraSinks: extra, logger: logger)
+        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, extraSinks: extra, budget: budget, logger: logger)
     }
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.

@@ -1,0 +1,103 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// The limits one bundle's widgets are held to (DESIGN §6, docs/limits.md): `defaults.limits` in
+/// config.json, overridden key by key per bundle in `bundles.<bundle id or .so name>.limits`.
+/// A value type; pure.
+public struct Limits: Equatable, Sendable {
+    /// Budgeted reloads per widget instance over a rolling 24 h (WidgetKit: 40–70 a day).
+    public var reloadBudget: Int = 60
+    /// Shortest wait before reloading a timeline that was already over when it arrived
+    /// (`.atEnd` whose last entry is past, `.after(date)` with a past date). WidgetKit: ~5 min.
+    public var pastTimelineReloadSeconds: Double = 300
+    /// Most entries one timeline may carry; a longer one is rejected.
+    public var maxEntries: Int = 1000
+    /// Most view-tree nodes in one entry.
+    public var maxTreeNodes: Int = 10_000
+    /// Deepest view-tree nesting in one entry.
+    public var maxTreeDepth: Int = 64
+    /// Largest response frame from a worker, in bytes (the whole timeline, all trees).
+    public var maxResponseBytes: Int = 8 << 20
+    /// Data cap (RLIMIT_DATA: heap and private writable mappings) of a worker, in MiB; 0 = none.
+    public var workerMemoryMB: Int = 128
+    /// Failed calls in a row after which the bundle is quarantined until its `.so` changes.
+    public var quarantineAfterFailures: Int = 5
+    public init() {}
+
+    /// The keys of a `limits` object, for the parser and the docs.
+    public static let keys: Set<String> = ["reloadBudget", "pastTimelineReloadSeconds", "maxEntries", "maxTreeNodes",
+                                           "maxTreeDepth", "maxResponseBytes", "workerMemoryMB", "quarantineAfterFailures"]
+}
+
+/// Settings for one bundle (`bundles.<key>` in config.json).
+public struct BundleSettings: Equatable, Sendable {
+    /// The keys given in `bundles.<key>.limits` (the rest come from `defaults.limits`).
+    public var limits: [String: Double] = [:]
+    public init(limits: [String: Double] = [:]) { self.limits = limits }
+}
+
+extension Limits {
+    /// These limits with `overrides` (key → value, keys from `Limits.keys`) applied.
+    public func applying(_ overrides: [String: Double]) -> Limits {
+        var l = self
+        for (k, v) in overrides {
+            switch k {
+            case "reloadBudget": l.reloadBudget = Int(v)
+            case "pastTimelineReloadSeconds": l.pastTimelineReloadSeconds = v
+            case "maxEntries": l.maxEntries = Int(v)
+            case "maxTreeNodes": l.maxTreeNodes = Int(v)
+            case "maxTreeDepth": l.maxTreeDepth = Int(v)
+            case "maxResponseBytes": l.maxResponseBytes = Int(v)
+            case "workerMemoryMB": l.workerMemoryMB = Int(v)
+            case "quarantineAfterFailures": l.quarantineAfterFailures = Int(v)
+            default: break
+            }
+        }
+        return l
+    }
+
+    /// Parses a `limits` object at `path` into key → value, checking keys, types and ranges.
+    static func parseOverrides(_ v: JSONValue, at path: String) throws(ConfigError) -> [String: Double] {
+        let o = try ConfigParser.object(v, at: path, keys: keys)
+        var out: [String: Double] = [:]
+        for (k, value) in o {
+            let range: (Double, Double) = switch k {
+            case "reloadBudget": (1, 100_000)
+            case "pastTimelineReloadSeconds": (0, 86_400)
+            case "maxEntries": (1, 1_000_000)
+            case "maxTreeNodes": (1, 10_000_000)
+            case "maxTreeDepth": (1, 10_000)
+            case "maxResponseBytes": (1024, 1_073_741_824)
+            case "workerMemoryMB": (0, 1_048_576)
+            default: (1, 1000) // quarantineAfterFailures
+            }
+            out[k] = try ConfigParser.number(value, at: "\(path).\(k)", min: range.0, max: range.1)
+        }
+        return out
+    }
+
+    /// Parses config.json's top-level `bundles` object.
+    static func parseBundles(_ v: JSONValue) throws(ConfigError) -> [String: BundleSettings] {
+        guard case .object(let o) = v else { throw ConfigError(path: "bundles", reason: "expected an object, found \(ConfigParser.typeName(v))") }
+        var out: [String: BundleSettings] = [:]
+        for (name, item) in o {
+            let at = "bundles.\(name)"
+            let b = try ConfigParser.object(item, at: at, keys: ["limits", "comment"])
+            var s = BundleSettings()
+            if let l = b["limits"] { s.limits = try parseOverrides(l, at: "\(at).limits") }
+            out[name] = s
+        }
+        return out
+    }
+}
+
+extension HostConfig {
+    /// The limits of the bundle loaded from `fileName` with id `bundleId`: `defaults.limits`, then
+    /// `bundles.<bundle id>`, then `bundles.<file name>` (the more specific wins).
+    public func limits(fileName: String, bundleId: String?) -> Limits {
+        var l = defaults.limits
+        if let id = bundleId, let s = bundles[id] { l = l.applying(s.limits) }
+        if let s = bundles[fileName] { l = l.applying(s.limits) }
+        return l
+    }
+}
