@@ -17,7 +17,7 @@ extension WidgetRunner {
         env.displaySize = context.displaySize
         env.isPreview = context.isPreview
         if placeholder { env.redactionReasons = .placeholder }
-        let node = ViewEvaluator.evaluate(content(entry), environment: env)
+        let node = ViewRenderDeadline.run { ViewEvaluator.evaluate(content(entry), environment: env) }
         let relevance = entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) }
         return WireEntry(date: entry.date, relevance: relevance, view: node)
     }

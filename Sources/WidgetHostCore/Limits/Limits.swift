@@ -20,13 +20,17 @@ public struct Limits: Equatable, Sendable {
     public var maxResponseBytes: Int = 8 << 20
     /// Data cap (RLIMIT_DATA: heap and private writable mappings) of a worker, in MiB; 0 = none.
     public var workerMemoryMB: Int = 128
+    /// Render-time limit of one view evaluation in the worker, in milliseconds; 0 = none.
+    /// A body still running then ends the worker with a line naming this limit.
+    public var viewRenderMilliseconds: Int = 1000
     /// Failed calls in a row after which the bundle is quarantined until its `.so` changes.
     public var quarantineAfterFailures: Int = 5
     public init() {}
 
     /// The keys of a `limits` object, for the parser and the docs.
     public static let keys: Set<String> = ["reloadBudget", "pastTimelineReloadSeconds", "maxEntries", "maxTreeNodes",
-                                           "maxTreeDepth", "maxResponseBytes", "workerMemoryMB", "quarantineAfterFailures"]
+                                           "maxTreeDepth", "maxResponseBytes", "workerMemoryMB", "quarantineAfterFailures",
+                                           "viewRenderMilliseconds"]
 }
 
 /// Settings for one bundle (`bundles.<key>` in config.json).
@@ -50,6 +54,7 @@ extension Limits {
             case "maxResponseBytes": l.maxResponseBytes = Int(v)
             case "workerMemoryMB": l.workerMemoryMB = Int(v)
             case "quarantineAfterFailures": l.quarantineAfterFailures = Int(v)
+            case "viewRenderMilliseconds": l.viewRenderMilliseconds = Int(v)
             default: break
             }
         }
@@ -69,6 +74,7 @@ extension Limits {
             case "maxTreeDepth": (1, 10_000)
             case "maxResponseBytes": (1024, 1_073_741_824)
             case "workerMemoryMB": (0, 1_048_576)
+            case "viewRenderMilliseconds": (0, 600_000)
             default: (1, 1000) // quarantineAfterFailures
             }
             out[k] = try ConfigParser.number(value, at: "\(path).\(k)", min: range.0, max: range.1)

@@ -14,7 +14,8 @@ enum LimitsWiring {
             guard let enforcer else { return [] }
             // The bundle id is not known before `describe`; per-file settings apply from the start.
             let l = enforcer.config.limits(fileName: file.name, bundleId: registry?.bundles[file.name]?.bundleId)
-            return ["--memory-mb", "\(l.workerMemoryMB)", "--max-response-bytes", "\(l.maxResponseBytes)"]
+            return ["--memory-mb", "\(l.workerMemoryMB)", "--max-response-bytes", "\(l.maxResponseBytes)",
+                    "--view-deadline-ms", "\(l.viewRenderMilliseconds)"]
         }
     }
 

@@ -27,6 +27,9 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Largest response passed to the host, in bytes; a larger one is answered with an error.")
     var maxResponseBytes: Int = Int.max
 
+    @Option(help: "Render-time limit of one view evaluation, in milliseconds; 0 = none (the SDK enforces it).")
+    var viewDeadlineMs: Int = 0
+
     func run() throws {
         // Die with the parent, whatever kills it.
         _ = widgethost_set_parent_death_signal(SIGKILL)
@@ -46,6 +49,7 @@ struct WorkerCommand: ParsableCommand {
             var lim = rlimit(rlim_cur: bytes, rlim_max: bytes)
             if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &lim) != 0 { WorkerServer.fail("cannot set the memory limit: errno \(errno)") }
         }
+        if viewDeadlineMs > 0 { setenv("WIDGETHOST_VIEW_DEADLINE_MS", String(viewDeadlineMs), 1) }
         let plugin: LoadedPlugin
         switch PluginLoader.load(path: self.plugin) {
         case .success(let p): plugin = p
