@@ -156,7 +156,11 @@ class HostSetup:
         os.makedirs(self.files, mode=0o700)
         defaults = {"outputs": ["files", "stdout"] if stdout_jsonl else ["files"], "minReloadSeconds": 0}
         defaults.update(extra_defaults or {})
-        config = {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"},
+        # Outputs on a tmpfs, as a bar setup would put them ($XDG_RUNTIME_DIR): on ext4 every
+        # rename over an existing file flushes it to disk (auto_da_alloc), which would make W1
+        # measure the disk, not the host. The peers write to a pipe.
+        self.out_dir = tempfile.mkdtemp(prefix="widgethost-bench-out-", dir="/dev/shm") if os.path.isdir("/dev/shm") else f"{self.dir}/out"
+        config = {"paths": {"plugins": "Plugins", "out": self.out_dir, "containers": "containers", "state": "state"},
                   "widgets": widgets, "defaults": defaults}
         with open(f"{self.dir}/config.json", "w") as f:
             json.dump(config, f)
@@ -171,10 +175,11 @@ class HostSetup:
         return argv
 
     def out(self, widget_id):
-        return f"{self.dir}/out/{widget_id}.txt"
+        return f"{self.out_dir}/{widget_id}.txt"
 
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.out_dir, ignore_errors=True)
 
 
 def wait_for(predicate, timeout=10.0, step=0.005):
@@ -421,7 +426,7 @@ def w5(args, results):
     h = HostSetup(args.host, args.plugin, [{"id": f"t{i}", "kind": "tick", "family": "accessoryInline"} for i in range(n)])
     t0 = time.monotonic()
     r = Run(h.argv())
-    complete = wait_for(lambda: os.path.isdir(f"{h.dir}/out") and len(os.listdir(f"{h.dir}/out")) >= 2 * n, timeout=60, step=0.01)
+    complete = wait_for(lambda: os.path.isdir(h.out_dir) and len(os.listdir(h.out_dir)) >= 2 * n, timeout=60, step=0.01)
     first = time.monotonic() - t0
     # steady swapping: CPU of the host process itself over 20 s, from /proc
     def cpu_of(pid):

@@ -47,16 +47,29 @@ public final class FileOutputSink: OutputSink {
 
     public init(directory: String, logger: Logger) { self.directory = directory; self.logger = logger }
 
+    /// The directory last created (or found) — `mkdir -p` costs a syscall per path component,
+    /// so it runs when the directory changes or a write fails, not on every update.
+    private var ensuredDirectory: String?
+
     public func write(_ o: WidgetOutput) {
         do {
-            try FileIO.makeDirectories(directory)
-            try FileIO.writeAtomically(Data((o.text + "\n").utf8), to: "\(directory)/\(o.id).txt")
-            var json = o.jsonData(); json.append(0x0a)
-            try FileIO.writeAtomically(json, to: "\(directory)/\(o.id).json")
-            writeCount += 2
+            try writeFiles(o)
         } catch {
-            logger.error("cannot write output of \(o.id): \(error)")
+            // The directory may have been removed under us: make it again and retry once.
+            ensuredDirectory = nil
+            do { try writeFiles(o) } catch { logger.error("cannot write output of \(o.id): \(error)") }
         }
+    }
+
+    private func writeFiles(_ o: WidgetOutput) throws {
+        if ensuredDirectory != directory {
+            try FileIO.makeDirectories(directory)
+            ensuredDirectory = directory
+        }
+        try FileIO.writeAtomically(Data((o.text + "\n").utf8), to: "\(directory)/\(o.id).txt")
+        var json = o.jsonData(); json.append(0x0a)
+        try FileIO.writeAtomically(json, to: "\(directory)/\(o.id).json")
+        writeCount += 2
     }
 }
 
