@@ -115,7 +115,11 @@ import Glibc
     let paths = #""paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}"#
 
     @Test func aCrashingOrHangingPluginLeavesTheHostServingTheLastEntry() throws {
-        let d = try RunningDaemon(config: "{\(paths), \"defaults\": {\"requestTimeoutSeconds\": 1, \"retryMaxSeconds\": 2}}")
+        // Retries keep failing while the plugin crashes or hangs; on a loaded machine they can pass
+        // the quarantine threshold before the test writes "back". Quarantine has its own test
+        // (HostileTests.segfaultIsReportedAndQuarantined); this one is about recovery.
+        let d = try RunningDaemon(config: "{\(paths), \"defaults\": {\"requestTimeoutSeconds\": 1, \"retryMaxSeconds\": 2, "
+                                  + "\"limits\": {\"quarantineAfterFailures\": 1000}}}")
         d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
         #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
         d.writeContainer("group.probe", "value.txt", "fine")
@@ -127,7 +131,8 @@ import Glibc
         d.writeContainer("group.probe", "value.txt", "hang")
         #expect(eventually { d.stderr.contains("missed its deadline") }, "stderr:\n\(d.stderr)")
         d.writeContainer("group.probe", "value.txt", "back")
-        #expect(eventually { d.text(id) == "v1 back #0" && d.output(id)?["stale"] == .bool(false) }, "a new worker serves again")
+        #expect(eventually { d.text(id) == "v1 back #0" && d.output(id)?["stale"] == .bool(false) },
+                "a new worker serves again; stderr:\n\(d.stderr.suffix(3000))")
         d.signal(SIGTERM)
         #expect(d.waitForExit() == 0)
     }
