@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,7 @@ import Glibc
         d.signal(SIGKILL)
         #expect(d.waitForExit() != nil)
         // No torn output: every out/*.json parses.
-        let outs = (try? listDirectory(d.dir.path + "/out")) ?? []
+        let outs = FileIO.list(d.dir.path + "/out") ?? []
         #expect(!outs.isEmpty)
         for name in outs where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let text = FileManagerFree.read(d.dir.path + "/out/" + name) ?? ""
@@ -59,17 +60,4 @@ import Glibc
         #expect(eventually(timeout: 5) { d.text(id)?.hasPrefix("v1 w") == true }, "the saved entry shows: \(d.output(id) ?? [:])")
         #expect((ledger(d)[id]?.count ?? 0) >= charged, "the budget continues after kill -9")
     }
-}
-
-func listDirectory(_ path: String) throws -> [String] {
-    guard let dir = opendir(path) else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let ent = readdir(dir) {
-        let name = withUnsafeBytes(of: ent.pointee.d_name) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
 }
