@@ -50,7 +50,8 @@ public enum ConfigParser {
         var defaults = HostConfig.Defaults()
         if let d = top["defaults"] {
             let dobj = try object(d, at: "defaults", keys: ["outputs", "families", "containerCoalesceMs", "pluginSettleMs",
-                                                             "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds", "opener", "limits"])
+                                                             "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds", "timelineSaveDelaySeconds",
+                                                             "opener", "limits"])
             if let v = dobj["outputs"] { defaults.outputs = try outputs(v, at: "defaults.outputs") }
             if let v = dobj["families"] {
                 let items = try array(v, at: "defaults.families")
@@ -62,6 +63,9 @@ public enum ConfigParser {
             if let v = dobj["pluginSettleMs"] { defaults.pluginSettleMs = Int(try number(v, at: "defaults.pluginSettleMs", min: 0, max: 60_000)) }
             if let v = dobj["minReloadSeconds"] { defaults.minReloadSeconds = try number(v, at: "defaults.minReloadSeconds", min: 0, max: 86_400) }
             if let v = dobj["requestTimeoutSeconds"] { defaults.requestTimeoutSeconds = try number(v, at: "defaults.requestTimeoutSeconds", min: 0.1, max: 600) }
+            if let v = dobj["timelineSaveDelaySeconds"] {
+                defaults.timelineSaveDelaySeconds = try number(v, at: "defaults.timelineSaveDelaySeconds", min: 0, max: 3_600)
+            }
             if let v = dobj["opener"] { defaults.opener = try opener(v, at: "defaults.opener") }
             if let v = dobj["retryMaxSeconds"] { defaults.retryMaxSeconds = try number(v, at: "defaults.retryMaxSeconds", min: 1, max: 86_400) }
             if let v = dobj["limits"] { defaults.limits = defaults.limits.applying(try Limits.parseOverrides(v, at: "defaults.limits")) }

@@ -62,6 +62,9 @@ public struct HostConfig: Equatable, Sendable {
         public var requestTimeoutSeconds: Double = 10
         /// Longest wait before retrying a widget whose timeline failed, in seconds (backoff doubles up to it).
         public var retryMaxSeconds: Double = 300
+        /// How long a widget's newest timeline may wait before it is saved to `state/timelines`
+        /// (its first in a run is saved at once; 0 saves every one at once), in seconds.
+        public var timelineSaveDelaySeconds: Double = 30
         /// The program (and leading arguments) a click opens a widget's URL with.
         public var opener: [String] = ["xdg-open"]
         /// Limits every bundle is held to (`defaults.limits`; docs/limits.md).

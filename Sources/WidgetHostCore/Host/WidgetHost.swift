@@ -46,6 +46,7 @@ public final class WidgetHost {
         self.registry = registry
         let enforcer = LimitsEnforcer(config: config, budgetEnabled: budget, persistent: snapshots, logger: logger)
         self.enforcer = enforcer
+        enforcer.store.attach(loop: loop, saveDelay: config.defaults.timelineSaveDelaySeconds)
         let supervisor = BundleSupervisor(logger: logger)
         self.supervisor = supervisor
         self.scheduler = TimelineScheduler(loop: loop, renderer: renderer, publisher: publisher,
@@ -123,6 +124,7 @@ public final class WidgetHost {
         logger.notice("configuration applied")
         scheduler.settings = Self.schedulerSettings(new)
         enforcer.config = new
+        enforcer.store.saveDelay = new.defaults.timelineSaveDelaySeconds
         registry.requestTimeout = new.defaults.requestTimeoutSeconds
         if new.paths.out != old.paths.out { fileSink.directory = new.paths.out }
         if new.defaults.pluginSettleMs != old.defaults.pluginSettleMs {
@@ -145,9 +147,11 @@ public final class WidgetHost {
         replan(changedBundles: [], removedReason: "widget removed from the configuration")
     }
 
-    /// Stops every worker and timer. Output files are complete (every write is a rename).
+    /// Stops every worker and timer and saves the timelines still waiting. Output files are
+    /// complete (every write is a rename).
     public func shutdown() {
         scheduler.close()
+        enforcer.store.close()
         pluginDebouncer?.close()
         for t in containerThrottles.values { t.close() }
         containerThrottles = [:]

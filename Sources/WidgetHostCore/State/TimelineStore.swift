@@ -3,10 +3,16 @@ import Logging
 import OpenWidgetKit
 
 /// Last good timelines, one file per widget instance in `state/timelines/<id>.json`, written
-/// atomically (temp + rename) each time a timeline is accepted and read at start, so after a
-/// restart or `kill -9` the outputs show the last entries before any plugin answers (DESIGN §8).
-/// A saved timeline is used only for the same bundle file, kind, family and parameters.
-/// Loop thread only.
+/// atomically (temp + rename) and read at start, so after a restart or `kill -9` the outputs show
+/// recent entries before any plugin answers (DESIGN §8). A saved timeline is used only for the
+/// same bundle file, kind, family and parameters.
+///
+/// Write-behind: an instance's first timeline in a run is written at once; later ones wait up to
+/// `saveDelay` seconds and only the newest is written, then (and at `flush()`, on shutdown). The
+/// state directory is usually on a disk filesystem where every rename over an existing file
+/// flushes it (ext4's `auto_da_alloc`): writing each accepted timeline cost more than everything
+/// else a busy bar does (issue 6). After `kill -9` a restart shows a timeline at most `saveDelay`
+/// old, which the plugin's first answer replaces. Loop thread only.
 public final class TimelineStore {
     struct Record: Codable {
         var bundle: String
@@ -21,6 +27,15 @@ public final class TimelineStore {
 
     public let directory: String?
     private let logger: Logger
+    /// Seconds a later timeline waits before it is written (0: at once).
+    public var saveDelay: Double = 0
+    private var timer: (any HostTimer)?
+    /// Timelines accepted but not written yet, by instance id.
+    private var pending: [String: Record] = [:]
+    /// Instances whose timeline was written in this run.
+    private var written: Set<String> = []
+    /// Files written (for tests).
+    public private(set) var writeCount = 0
 
     /// - Parameter directory: nil keeps nothing (tests).
     public init(directory: String?, logger: Logger) {
@@ -33,12 +48,48 @@ public final class TimelineStore {
         directory.map { $0 + "/" + WidgetID.sanitize(id) + ".json" }
     }
 
+    /// Write-behind needs a timer: without one (tests) every save is written at once.
+    public func attach(loop: any HostLoop, saveDelay: Double) {
+        self.saveDelay = saveDelay
+        timer?.close()
+        timer = loop.makeTimer { [weak self] in self?.flush() }
+    }
+
     public func save(entries: [WireEntry], policy: WirePolicy?, for spec: InstanceSpec) {
-        guard let path = path(spec.id) else { return }
+        guard directory != nil else { return }
         let r = Record(bundle: spec.bundleName, kind: spec.kind, family: spec.family.rawValue, parameters: spec.parameters,
                        entries: entries, policy: policy, outputs: spec.outputs.map(\.rawValue), appGroups: spec.appGroups)
-        do { try FileIO.writeAtomically(try WireCodec.encode(r), to: path, mode: 0o600) }
-        catch { logger.error("cannot save the timeline of \(spec.id): \(error)") }
+        guard let timer, saveDelay > 0, written.contains(spec.id) else {
+            pending[spec.id] = nil
+            write(r, id: spec.id)
+            return
+        }
+        pending[spec.id] = r
+        if !timer.isScheduled { timer.schedule(after: saveDelay) }
+    }
+
+    /// Writes every timeline still waiting (the timer, and shutdown).
+    public func flush() {
+        let due = pending
+        pending = [:]
+        timer?.cancel()
+        for id in due.keys.sorted() { write(due[id]!, id: id) }
+    }
+
+    /// Flushes and stops the timer.
+    public func close() {
+        flush()
+        timer?.close()
+        timer = nil
+    }
+
+    private func write(_ r: Record, id: String) {
+        guard let path = path(id) else { return }
+        do {
+            try FileIO.writeAtomically(try WireCodec.encode(r), to: path, mode: 0o600)
+            written.insert(id)
+            writeCount += 1
+        } catch { logger.error("cannot save the timeline of \(id): \(error)") }
     }
 
     /// Every saved timeline whose bundle file is still in `pluginDirectory`, with the instance it
@@ -61,9 +112,9 @@ public final class TimelineStore {
     }
 
     public func load(for spec: InstanceSpec) -> [WireEntry]? {
-        guard let path = path(spec.id), let data = FileIO.read(path, limit: 64 << 20), !data.isEmpty,
-              let r = try? WireCodec.decode(Record.self, from: data) else { return nil }
-        guard r.bundle == spec.bundleName, r.kind == spec.kind, r.family == spec.family.rawValue,
+        let record = pending[spec.id] ?? path(spec.id).flatMap { FileIO.read($0, limit: 64 << 20) }
+            .flatMap { try? WireCodec.decode(Record.self, from: $0) }
+        guard let r = record, r.bundle == spec.bundleName, r.kind == spec.kind, r.family == spec.family.rawValue,
               r.parameters == spec.parameters, !r.entries.isEmpty else { return nil }
         return r.entries
     }
