@@ -22,15 +22,17 @@ public final class DirectoryTreeWatcher {
 
     private func addTree(_ dir: String) {
         guard watchers[dir] == nil, FileIO.isDirectory(dir) else { return }
-        guard let w = UVFileWatcher(loop: loop, path: dir, { [weak self] name, status in
-            self?.event(in: dir, name: name, status: status)
+        guard let w = UVFileWatcher(loop: loop, path: dir, { [weak self] name, renamed, status in
+            self?.event(in: dir, name: name, renamed: renamed, status: status)
         }) else { return }
         watchers[dir] = w
         for name in FileIO.list(dir) ?? [] where FileIO.isDirectory(dir + "/" + name) { addTree(dir + "/" + name) }
     }
 
-    private func event(in dir: String, name: String?, status: Int32) {
+    private func event(in dir: String, name: String?, renamed: Bool, status: Int32) {
         let path = name.map { dir + "/" + $0 } ?? dir
+        // A write inside a file adds and removes no directory: no stat per event of a burst.
+        guard renamed || status != 0 else { onChange(path); return }
         if FileIO.isDirectory(path) {
             addTree(path)  // new subdirectory (no-op when watched already)
         }

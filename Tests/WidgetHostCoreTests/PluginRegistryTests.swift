@@ -133,6 +133,7 @@ import Testing
         h.loop.advance(by: 1)
         h.host.containerChanged(group: "group.habit", name: "/c/group.habit/.defaults.42.tmp")
         h.host.containerChanged(group: "group.habit", name: "/c/group.habit/.defaults.lock")
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/value.txt.tmp")
         #expect(h.launcher.timelineRequests == 3, "a writer's temp and lock files are not changes")
         h.host.containerChanged(group: "group.habit", name: "/c/group.habit/defaults.json")
         #expect(h.launcher.timelineRequests == 4)

@@ -102,12 +102,14 @@ public final class WidgetHost {
         throttle.signal()
     }
 
-    /// Hidden temp/lock/swap files (`.defaults.123.tmp`, `.defaults.lock`, `.x.swp`) and backups (`x~`).
+    /// Temp files (`x.tmp`, `.defaults.123.tmp`), hidden lock and swap files (`.defaults.lock`,
+    /// `.x.swp`) and backups (`x~`). A `.tmp` file is written to be renamed: a reload on its
+    /// events reads the old data and costs a second reload when the rename lands.
     public static func isScratchFile(_ name: String) -> Bool {
         let base = name.lastPathComponent
-        if base.hasSuffix("~") { return true }
+        if base.hasSuffix("~") || base.hasSuffix(".tmp") { return true }
         guard base.hasPrefix(".") else { return false }
-        return base.hasSuffix(".tmp") || base.hasSuffix(".lock") || base.hasSuffix(".swp") || base.hasSuffix(".swx")
+        return base.hasSuffix(".lock") || base.hasSuffix(".swp") || base.hasSuffix(".swx")
     }
 
     /// Reload requests (`WidgetCenter.reloadTimelines(ofKind:)`, `reload` command); nil = all.

@@ -66,7 +66,7 @@ final class Follower {
 
     func run() -> Int32 {
         try? FileIO.makeDirectories(directory)
-        watcher = UVFileWatcher(loop: loop, path: directory) { [weak self] name, _ in
+        watcher = UVFileWatcher(loop: loop, path: directory) { [weak self] name, _, _ in
             guard let self, name == nil || name == self.id + ".json" else { return }
             self.emitIfChanged()
         }

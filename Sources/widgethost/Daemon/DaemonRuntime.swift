@@ -70,14 +70,14 @@ final class DaemonRuntime {
         guard dir != watchedPluginDir else { return }
         pluginWatcher?.close()
         watchedPluginDir = dir
-        pluginWatcher = UVFileWatcher(loop: loop, path: dir) { [weak self] _, _ in self?.host.pluginFolderChanged() }
+        pluginWatcher = UVFileWatcher(loop: loop, path: dir) { [weak self] _, _, _ in self?.host.pluginFolderChanged() }
         if pluginWatcher == nil { logger.error("cannot watch the plugin folder \(dir)") }
     }
 
     private func watchConfig() {
         guard let dir = source.directory, let name = source.fileName else { return }
         configSettle = UVTimer(loop: loop) { [weak self] in self?.reloadConfig(reason: "config.json changed") }
-        configWatcher = UVFileWatcher(loop: loop, path: dir) { [weak self] changed, _ in
+        configWatcher = UVFileWatcher(loop: loop, path: dir) { [weak self] changed, _, _ in
             guard changed == nil || changed == name else { return }
             self?.configSettle?.start(milliseconds: 100)
         }
