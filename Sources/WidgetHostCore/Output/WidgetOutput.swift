@@ -42,10 +42,26 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
         return a == b
     }
 
+    /// The object as `JSONEncoder` with sorted keys writes it (absent optionals omitted), written
+    /// directly: this runs for every update of every widget, once per JSON sink.
     public func jsonData() -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? e.encode(self)) ?? Data("{}".utf8)
+        var w = JSONObjectWriter(capacity: 160 + text.utf8.count * 2 + (pango?.utf8.count ?? 0))
+        w.string("alt", alt)
+        w.strings("class", self.class)
+        w.string("date", date)
+        w.string("error", error)
+        w.string("family", family)
+        w.string("id", id)
+        w.string("kind", kind)
+        w.string("pango", pango)
+        w.int("percentage", percentage)
+        w.double("relevance", relevance)
+        w.bool("removed", removed)
+        w.bool("stale", stale)
+        w.string("text", text)
+        w.string("tooltip", tooltip)
+        w.string("url", url)
+        return w.finish()
     }
 
     public static func isoDate(_ d: Date) -> String { d.formatted(.iso8601) }
