@@ -16,6 +16,8 @@ import Glibc
 /// Loop thread only.
 public final class WorkerProcess: WorkerConnection {
     private struct Pending {
+        let request: WireRequest
+        let payload: Data
         let reply: (Result<WireResponse, WorkerFailure>) -> Void
         let deadline: UInt64
     }
@@ -25,6 +27,7 @@ public final class WorkerProcess: WorkerConnection {
     private let process: UVProcess
     private let logger: Logger
     private var decoder = FrameDecoder()
+    private var memo = WireAnswerMemo()
     private var pending: [Pending] = []
     private var deadlineTimer: UVTimer?
     private var killTimer: UVTimer?
@@ -71,10 +74,10 @@ public final class WorkerProcess: WorkerConnection {
     public func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void) {
         guard !stopped, exitStatus == nil else { reply(.failure(WorkerFailure("worker of \(pluginPath) is not running"))); return }
         let payload: Data
-        do { payload = try WireCodec.encode(request) } catch {
+        do { payload = try memo.encode(request) } catch {
             reply(.failure(WorkerFailure("cannot encode request: \(error)"))); return
         }
-        pending.append(Pending(reply: reply, deadline: loop.nowMilliseconds + UInt64(max(1, timeout * 1000))))
+        pending.append(Pending(request: request, payload: payload, reply: reply, deadline: loop.nowMilliseconds + UInt64(max(1, timeout * 1000))))
         if pending.count == 1 { armDeadline() }
         process.stdinPipe.write(Array(Framing.frame(payload)))
     }
@@ -119,7 +122,7 @@ public final class WorkerProcess: WorkerConnection {
             let p = pending.removeFirst()
             armDeadline()
             do {
-                p.reply(.success(try WireCodec.decode(WireResponse.self, from: frame)))
+                p.reply(.success(try memo.decode(frame, answering: p.request, payload: p.payload)))
             } catch {
                 let preview = String(decoding: frame.prefix(80), as: UTF8.self)
                 p.reply(.failure(WorkerFailure("\(pluginPath): the plugin answered with a malformed response (\(frame.count) bytes: \(preview.debugDescription))")))

@@ -1,0 +1,50 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// One worker connection's codec with memory: each distinct request is encoded once, and an
+/// answer whose bytes equal the last answer to the same request is not decoded again.
+///
+/// A widget's timeline request is the same bytes every time, and its answer is often the same
+/// too: a reload after a container change that touched another widget's file, the second reload
+/// of a burst, a clock whose timeline starts at the same second. Decoding a 60-entry timeline
+/// with `JSONDecoder` was the host's largest user-space cost on a busy bar (issue 6); comparing
+/// bytes costs a `memcmp`. Only `timeline` answers are remembered (one per distinct request,
+/// at most `capacity` requests); the memory is about one answer's bytes per widget instance.
+/// Value type; owned by one connection on the loop thread.
+public struct WireAnswerMemo {
+    public let capacity: Int
+    private var encoded: [WireRequest: Data] = [:]
+    private var answers: [Data: (bytes: Data, response: WireResponse)] = [:]
+    /// Answers decoded / answered from memory (for tests and benchmarks).
+    public private(set) var decodes = 0
+    public private(set) var hits = 0
+
+    /// Answers held.
+    public var remembered: Int { answers.count }
+
+    public init(capacity: Int = 4096) { self.capacity = capacity }
+
+    /// The request's payload.
+    public mutating func encode(_ request: WireRequest) throws -> Data {
+        if let d = encoded[request] { return d }
+        let d = try WireCodec.encode(request)
+        guard request.op == .timeline else { return d }
+        if encoded.count >= capacity { encoded = [:]; answers = [:] }
+        encoded[request] = d
+        return d
+    }
+
+    /// The response in `frame`, which answers `request`, whose payload was `payload`.
+    public mutating func decode(_ frame: Data, answering request: WireRequest, payload: Data) throws -> WireResponse {
+        guard request.op == .timeline else { return try WireCodec.decode(WireResponse.self, from: frame) }
+        if let last = answers[payload], last.bytes == frame {
+            hits += 1
+            return last.response
+        }
+        let response = try WireCodec.decode(WireResponse.self, from: frame)
+        decodes += 1
+        if answers.count >= capacity { answers = [:] }
+        answers[payload] = (frame, response)
+        return response
+    }
+}
