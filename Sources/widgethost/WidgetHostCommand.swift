@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `widgethost` command line: one subcommand per file in `Commands/`.
 struct WidgetHostCommand: ParsableCommand {
@@ -22,20 +25,22 @@ let subcommandList: [any ParsableCommand.Type] = [
 ]
 
 /// The entry point. `worker` — started for every bundle, on every plugin change and after every
-/// crash — is parsed on its own: building the whole command tree first costs about as much
-/// start-up CPU as the rest of a worker's start (measured with callgrind), and a worker's
-/// arguments come from the host, not from a person.
+/// crash — is parsed by hand (`WorkerOptions.parse`): building swift-argument-parser's command
+/// tree, or even the worker command's own parser, was most of a worker's start-up CPU after the
+/// dynamic linker (callgrind, then perf; issue 6), and a worker's arguments come from the host,
+/// not from a person. `worker --help` still goes through the full parser.
 @main
 enum Main {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == WorkerCommand.configuration.commandName {
+        if arguments.first == "worker", !arguments.contains("--help"), !arguments.contains("-h") {
             do {
-                let worker = try WorkerCommand.parse(Array(arguments.dropFirst()))
-                try worker.run()
-                WorkerCommand.exit()
+                WorkerMain.run(try WorkerOptions.parse(Array(arguments.dropFirst())))
             } catch {
-                WorkerCommand.exit(withError: error)
+                let message = "Error: \(error)\nUsage: widgethost worker --plugin <plugin> [--max-frame <n>] [--memory-mb <n>] "
+                    + "[--max-response-bytes <n>] [--view-deadline-ms <n>]\n"
+                _ = message.withCString { write(2, $0, strlen($0)) }
+                exit(64)
             }
         }
         WidgetHostCommand.main()

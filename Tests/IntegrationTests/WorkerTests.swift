@@ -25,6 +25,26 @@ import WidgetHostCore
         #expect((timeline.policy?.date ?? .distantPast) > entry.date)
     }
 
+    /// A worker's arguments are parsed by hand (start-up cost, issue 6): both spellings the
+    /// command declares work, and a bad value or a missing plugin is a usage error (64).
+    @Test func workerArgumentsAreParsedLikeTheCommandDeclaresThem() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let so = try buildCPlugin(in: dir.path, name: "hello")
+        let frame = Array(Framing.frame(try WireCodec.encode(WireRequest(op: .describe))))
+        let ok = run(TestPaths.widgethost, ["worker", "--plugin", so, "--memory-mb=64", "--view-deadline-ms", "500"],
+                     stdin: String(decoding: frame, as: UTF8.self))
+        #expect(ok.status == 0, "stderr: \(ok.stderr)")
+        #expect(ok.stdout.contains("org.example.hello-c"))
+        for (args, complaint) in [(["--plugin", so, "--memory-mb", "lots"], "invalid value 'lots' for '--memory-mb'"),
+                                  (["--memory-mb", "64"], "missing expected argument '--plugin"),
+                                  (["--plugin", so, "--colour", "red"], "unknown option '--colour'"),
+                                  (["--plugin"], "missing value for '--plugin'")] {
+            let r = run(TestPaths.widgethost, ["worker"] + args)
+            #expect(r.status == 64, "\(args)")
+            #expect(r.stderr.contains(complaint), "\(args): \(r.stderr)")
+        }
+    }
+
     @Test func pluginStdoutCannotCorruptTheProtocol() throws {
         let dir = TempDir(); defer { dir.remove() }
         let so = try buildCPlugin(in: dir.path, name: "chatty", defines: ["HELLO_PRINTS"])

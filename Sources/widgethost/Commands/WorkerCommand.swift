@@ -31,6 +31,60 @@ struct WorkerCommand: ParsableCommand {
     var viewDeadlineMs: Int = 0
 
     func run() throws {
+        WorkerMain.run(WorkerOptions(plugin: plugin, maxFrame: maxFrame, memoryMb: memoryMb,
+                                     maxResponseBytes: maxResponseBytes, viewDeadlineMs: viewDeadlineMs))
+    }
+}
+
+/// A worker's settings, as `WorkerCommand` declares them. Value type.
+struct WorkerOptions {
+    var plugin: String
+    var maxFrame = 64 << 20
+    var memoryMb = 0
+    var maxResponseBytes = Int.max
+    var viewDeadlineMs = 0
+
+    struct Invalid: Error, CustomStringConvertible { let description: String }
+
+    /// Parses the arguments after `worker` without swift-argument-parser: a worker starts for
+    /// every bundle, after every plugin change and every crash, and building the parser was the
+    /// largest part of its start-up after the dynamic linker (perf, issue 6). The host is the
+    /// only caller; the accepted spelling is `WorkerCommand`'s (`--name value` or `--name=value`).
+    static func parse(_ arguments: [String]) throws(Invalid) -> WorkerOptions {
+        var plugin: String?
+        var o = WorkerOptions(plugin: "")
+        var i = 0
+        while i < arguments.count {
+            var name = arguments[i], value: String?
+            if let eq = name.firstIndex(of: "="), name.hasPrefix("--") {
+                value = String(name[name.index(after: eq)...]); name = String(name[..<eq])
+            } else if i + 1 < arguments.count {
+                value = arguments[i + 1]; i += 1
+            }
+            i += 1
+            guard let value else { throw Invalid(description: "missing value for '\(name)'") }
+            func int() throws(Invalid) -> Int {
+                guard let n = Int(value), n >= 0 else { throw Invalid(description: "invalid value '\(value)' for '\(name)'") }
+                return n
+            }
+            switch name {
+            case "--plugin": plugin = value
+            case "--max-frame": o.maxFrame = try int()
+            case "--memory-mb": o.memoryMb = try int()
+            case "--max-response-bytes": o.maxResponseBytes = try int()
+            case "--view-deadline-ms": o.viewDeadlineMs = try int()
+            default: throw Invalid(description: "unknown option '\(name)'")
+            }
+        }
+        guard let plugin else { throw Invalid(description: "missing expected argument '--plugin <plugin>'") }
+        o.plugin = plugin
+        return o
+    }
+}
+
+/// The worker process itself. Never returns.
+enum WorkerMain {
+    static func run(_ o: WorkerOptions) -> Never {
         // Die with the parent, whatever kills it.
         _ = widgethost_set_parent_death_signal(SIGKILL)
         if getppid() == 1 { Glibc.exit(0) }
@@ -39,24 +93,24 @@ struct WorkerCommand: ParsableCommand {
         let protocolOut = fcntl(1, F_DUPFD_CLOEXEC, 3)
         guard protocolOut >= 0, dup2(2, 1) >= 0 else { WorkerServer.fail("cannot set up the protocol pipe") }
         signal(SIGPIPE, SIG_IGN)
-        if memoryMb > 0 {
+        if o.memoryMb > 0 {
             // Before dlopen: a plugin that allocates without end gets malloc failures and dies
             // (Swift traps on allocation failure) instead of taking the machine's memory.
             // RLIMIT_DATA, not RLIMIT_AS: it counts what the worker actually allocates (heap,
             // private writable mappings), while a Swift process reserves far more address space
             // than it uses (measured, docs/limits.md: AS needs >= 96 MiB, DATA 48 MiB).
-            let bytes = rlim_t(memoryMb) << 20
+            let bytes = rlim_t(o.memoryMb) << 20
             var lim = rlimit(rlim_cur: bytes, rlim_max: bytes)
             if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &lim) != 0 { WorkerServer.fail("cannot set the memory limit: errno \(errno)") }
         }
-        if viewDeadlineMs > 0 { setenv("WIDGETHOST_VIEW_DEADLINE_MS", String(viewDeadlineMs), 1) }
+        if o.viewDeadlineMs > 0 { setenv("WIDGETHOST_VIEW_DEADLINE_MS", String(o.viewDeadlineMs), 1) }
         let plugin: LoadedPlugin
-        switch PluginLoader.load(path: self.plugin) {
+        switch PluginLoader.load(path: o.plugin) {
         case .success(let p): plugin = p
-        case .failure(let e): WorkerServer.fail("\(self.plugin): \(e.description)")
+        case .failure(let e): WorkerServer.fail("\(o.plugin): \(e.description)")
         }
-        let server = WorkerServer(plugin: plugin, input: 0, output: protocolOut, maxFrame: maxFrame)
-        server.maxResponse = maxResponseBytes
+        let server = WorkerServer(plugin: plugin, input: 0, output: protocolOut, maxFrame: o.maxFrame)
+        server.maxResponse = o.maxResponseBytes
         server.serve()
         dispatchMain()
     }
