@@ -27,7 +27,10 @@ public final class TimerFDWallClockTimer: WallClockTimer {
         poll = UVPoll(loop: loop, fd: fd) { [weak self] _ in self?.readable() }
     }
 
+    /// Re-arming at the date already armed is free (no syscall): the scheduler re-evaluates after
+    /// every answer, and most answers leave the next due date where it was.
     public func arm(at date: Date) {
+        if armedDate == date { return }
         let t = max(date.timeIntervalSince1970, 0.000_001)
         var spec = itimerspec()
         spec.it_value.tv_sec = Int(t.rounded(.down))
@@ -38,6 +41,7 @@ public final class TimerFDWallClockTimer: WallClockTimer {
     }
 
     public func disarm() {
+        guard armedDate != nil else { return }
         var spec = itimerspec()
         _ = timerfd_settime(fd, 0, &spec, nil)
         armedDate = nil

@@ -11,6 +11,9 @@ public enum FileIO {
         public let description: String
     }
 
+    /// This process's id, for temp names (glibc no longer caches `getpid()`: one syscall per write).
+    private static let processID = getpid()
+
     static func errnoText() -> String { String(cString: strerror(errno)) }
 
     /// Reads a whole file, nil when it cannot be opened.
@@ -46,7 +49,7 @@ public enum FileIO {
     /// Writes `data` to a temporary name in the same directory, then renames it over `path`:
     /// a reader sees the old file or the new one, never a torn one.
     public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
-        let tmp = path.dropLastPathComponentPrefix() + ".\(path.lastPathComponent).\(getpid()).tmp"
+        let tmp = path.dropLastPathComponentPrefix() + ".\(path.lastPathComponent).\(processID).tmp"
         // O_EXCL | O_NOFOLLOW: a symlink planted at the temp name is never followed (it is
         // removed and the file created afresh); the rename then replaces any symlink at `path`
         // itself rather than writing through it.
@@ -57,9 +60,9 @@ public enum FileIO {
         }
         guard fd >= 0 else { throw Failure(description: "cannot write \(tmp): \(errnoText())") }
         let ok = writeAll(fd, data)
-        let err = errnoText()
+        let writeErrno = errno
         close(fd)
-        guard ok else { unlink(tmp); throw Failure(description: "cannot write \(tmp): \(err)") }
+        guard ok else { unlink(tmp); throw Failure(description: "cannot write \(tmp): \(String(cString: strerror(writeErrno)))") }
         guard rename(tmp, path) == 0 else {
             let e = errnoText(); unlink(tmp)
             throw Failure(description: "cannot rename \(tmp) to \(path): \(e)")
