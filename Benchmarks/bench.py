@@ -170,9 +170,13 @@ class HostSetup:
         argv = [self.host, "run", "--config", f"{self.dir}/config.json", "--log-level", "warning"]
         if self.stdout_jsonl:
             argv += ["--stdout", "jsonl"]
-        if "--no-budget" in subprocess.run([self.host, "run", "--help"], capture_output=True, text=True).stdout:
+        if HostSetup.no_budget is None:
+            HostSetup.no_budget = "--no-budget" in subprocess.run([self.host, "run", "--help"], capture_output=True, text=True).stdout
+        if HostSetup.no_budget:
             argv.append("--no-budget")
         return argv
+
+    no_budget = None  # whether this build has `run --no-budget` (asked once)
 
     def out(self, widget_id):
         return f"{self.out_dir}/{widget_id}.txt"
