@@ -25,23 +25,29 @@ let subcommandList: [any ParsableCommand.Type] = [
 ]
 
 /// The entry point. `worker` — started for every bundle, on every plugin change and after every
-/// crash — is parsed by hand (`WorkerOptions.parse`): building swift-argument-parser's command
-/// tree, or even the worker command's own parser, was most of a worker's start-up CPU after the
-/// dynamic linker (callgrind, then perf; issue 6), and a worker's arguments come from the host,
-/// not from a person. `worker --help` still goes through the full parser.
+/// crash — and `run` — the daemon — are parsed by hand (`LongOptions`): swift-argument-parser's
+/// parsing was most of a worker's start-up CPU after the dynamic linker, and a third of a daemon's
+/// instructions over its first 20 s (callgrind; issue 6), nearly all of it Swift conformance
+/// lookups. `--help`, and any argument the hand parser does not accept, go through the full
+/// command tree, which gives the usual help and error messages.
 @main
 enum Main {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "worker", !arguments.contains("--help"), !arguments.contains("-h") {
+        let rest = Array(arguments.dropFirst())
+        let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
+        if arguments.first == "worker", !wantsHelp {
             do {
-                WorkerMain.run(try WorkerOptions.parse(Array(arguments.dropFirst())))
+                WorkerMain.run(try WorkerOptions.parse(rest))
             } catch {
                 let message = "Error: \(error)\nUsage: widgethost worker --plugin <plugin> [--max-frame <n>] [--memory-mb <n>] "
                     + "[--max-response-bytes <n>] [--view-deadline-ms <n>]\n"
                 _ = message.withCString { write(2, $0, strlen($0)) }
                 exit(64)
             }
+        }
+        if arguments.first == "run", !wantsHelp, let status = RunCommand.runParsedByHand(rest) {
+            exit(status)
         }
         WidgetHostCommand.main()
     }

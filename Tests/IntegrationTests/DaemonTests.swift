@@ -95,6 +95,19 @@ import Glibc
         #expect(eventually { d.output(id)?["removed"] == .bool(true) }, "instances the config dropped are marked removed")
     }
 
+    /// `run` is parsed by hand when its arguments are valid (start-up cost, issue 6); anything
+    /// else still gets swift-argument-parser's usage error.
+    @Test func badRunArgumentsAreAUsageErrorNamingTheOption() {
+        for (args, complaint) in [(["--stdout", "xml"], "'xml' is invalid for '--stdout"),
+                                  (["--log-level=loud"], "unknown log level \"loud\""),
+                                  (["--no-budget=yes"], "--no-budget"),
+                                  (["--colour"], "Unknown option '--colour'")] {
+            let r = run(TestPaths.widgethost, ["run"] + args)
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains(complaint), "\(args): \(r.stderr)")
+        }
+    }
+
     @Test func sigtermStopsWorkersAndExitsZero() throws {
         let d = try RunningDaemon()
         d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")

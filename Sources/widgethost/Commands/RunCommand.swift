@@ -40,6 +40,24 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        let status = Self.start(config: config, stdout: stdout, sort: sort, noBudget: noBudget, logLevel: logLevel)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Runs the daemon with `arguments` parsed without swift-argument-parser (`LongOptions`;
+    /// see `Main`) and returns its exit status; nil, having run nothing, when the arguments are
+    /// not valid: the caller then lets ArgumentParser report them.
+    static func runParsedByHand(_ arguments: [String]) -> Int32? {
+        guard let o = try? LongOptions(arguments, valued: ["config", "stdout", "sort", "log-level"], flags: ["no-budget"]),
+              let stdout = try? o.choice("stdout", absent: StdoutFormat.none),
+              let sort = try? o.choice("sort", absent: SortOrder.id),
+              Logger.Level(rawValue: o.string("log-level") ?? "info") != nil else { return nil }
+        return start(config: o.string("config"), stdout: stdout, sort: sort, noBudget: o.flag("no-budget"),
+                     logLevel: o.string("log-level") ?? "info")
+    }
+
+    /// Runs the daemon until it stops; its exit status.
+    static func start(config: String?, stdout: StdoutFormat, sort: SortOrder, noBudget: Bool, logLevel: String) -> Int32 {
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)
@@ -53,11 +71,10 @@ struct RunCommand: ParsableCommand {
         case .success(let c): initial = c
         case .failure(let e):
             logger.critical("invalid configuration: \(e)")
-            throw ExitCode(2)
+            return 2
         }
         let runtime = DaemonRuntime(source: source, config: initial, stdout: stdout, sortByRelevance: sort == .relevance,
                                     budget: !noBudget, logger: logger)
-        let status = runtime.run()
-        if status != 0 { throw ExitCode(status) }
+        return runtime.run()
     }
 }

@@ -44,41 +44,15 @@ struct WorkerOptions {
     var maxResponseBytes = Int.max
     var viewDeadlineMs = 0
 
-    struct Invalid: Error, CustomStringConvertible { let description: String }
-
-    /// Parses the arguments after `worker` without swift-argument-parser: a worker starts for
-    /// every bundle, after every plugin change and every crash, and building the parser was the
-    /// largest part of its start-up after the dynamic linker (perf, issue 6). The host is the
-    /// only caller; the accepted spelling is `WorkerCommand`'s (`--name value` or `--name=value`).
-    static func parse(_ arguments: [String]) throws(Invalid) -> WorkerOptions {
-        var plugin: String?
-        var o = WorkerOptions(plugin: "")
-        var i = 0
-        while i < arguments.count {
-            var name = arguments[i], value: String?
-            if let eq = name.firstIndex(of: "="), name.hasPrefix("--") {
-                value = String(name[name.index(after: eq)...]); name = String(name[..<eq])
-            } else if i + 1 < arguments.count {
-                value = arguments[i + 1]; i += 1
-            }
-            i += 1
-            guard let value else { throw Invalid(description: "missing value for '\(name)'") }
-            func int() throws(Invalid) -> Int {
-                guard let n = Int(value), n >= 0 else { throw Invalid(description: "invalid value '\(value)' for '\(name)'") }
-                return n
-            }
-            switch name {
-            case "--plugin": plugin = value
-            case "--max-frame": o.maxFrame = try int()
-            case "--memory-mb": o.memoryMb = try int()
-            case "--max-response-bytes": o.maxResponseBytes = try int()
-            case "--view-deadline-ms": o.viewDeadlineMs = try int()
-            default: throw Invalid(description: "unknown option '\(name)'")
-            }
-        }
-        guard let plugin else { throw Invalid(description: "missing expected argument '--plugin <plugin>'") }
-        o.plugin = plugin
-        return o
+    /// Parses the arguments after `worker` without swift-argument-parser (`LongOptions`): a
+    /// worker starts for every bundle, after every plugin change and every crash, and the host is
+    /// the only caller.
+    static func parse(_ arguments: [String]) throws(LongOptions.Invalid) -> WorkerOptions {
+        let o = try LongOptions(arguments, valued: ["plugin", "max-frame", "memory-mb", "max-response-bytes", "view-deadline-ms"])
+        guard let plugin = o.string("plugin") else { throw LongOptions.Invalid(description: "missing expected argument '--plugin <plugin>'") }
+        return WorkerOptions(plugin: plugin, maxFrame: try o.count("max-frame", absent: 64 << 20), memoryMb: try o.count("memory-mb", absent: 0),
+                             maxResponseBytes: try o.count("max-response-bytes", absent: Int.max),
+                             viewDeadlineMs: try o.count("view-deadline-ms", absent: 0))
     }
 }
 
