@@ -23,8 +23,19 @@ public struct WaybarOutput: Codable, Hashable, Sendable {
 /// Renders a tree as a `WaybarOutput`. A pure function: safe from any thread.
 public enum WaybarRenderer {
     public static func render(_ node: ViewNode, family: WidgetFamily, options: RenderOptions = RenderOptions()) -> WaybarOutput {
-        let text = TextRenderer.oneLine(node, family: family, options: options)
-        var rows = TextRenderer.render(node, family: family, options: options).split(separator: "\n", omittingEmptySubsequences: false)
+        renderWithMarkup(node, family: family, options: options).output
+    }
+
+    /// The waybar fields and the Pango markup of the same one-line rendering
+    /// (`PangoRenderer.render`), laying the line out once: the host renders both on every entry
+    /// swap, and for `accessoryInline` the tooltip is that line too (three layouts became one).
+    public static func renderWithMarkup(_ node: ViewNode, family: WidgetFamily,
+                                        options: RenderOptions = RenderOptions()) -> (output: WaybarOutput, markup: String) {
+        let runs = TextRenderer.inlineRuns(node, family: family, options: options)
+        let text = runs.map(\.text).joined()
+        let markup = runs.map { PangoRenderer.markup($0, palette: options.palette) }.joined()
+        let multiline = family == .accessoryInline ? text : TextRenderer.render(node, family: family, options: options)
+        var rows = multiline.split(separator: "\n", omittingEmptySubsequences: false)
         while rows.first?.isEmpty == true { rows.removeFirst() }
         while rows.last?.isEmpty == true { rows.removeLast() }
         let alt = TreeQuery.first(in: node) { $0.symbol != nil }?.symbol ?? node.kind.rawValue
@@ -33,6 +44,6 @@ public enum WaybarRenderer {
         let percentage = TreeQuery.first(in: node) { $0.kind == .progress || $0.kind == .gauge }
             .flatMap { TreeQuery.fraction(of: $0, now: options.now) }
             .map { Int((min(max($0, 0), 1) * 100).rounded()) }
-        return WaybarOutput(text: text, alt: alt, tooltip: rows.joined(separator: "\n"), class: classes, percentage: percentage)
+        return (WaybarOutput(text: text, alt: alt, tooltip: rows.joined(separator: "\n"), class: classes, percentage: percentage), markup)
     }
 }

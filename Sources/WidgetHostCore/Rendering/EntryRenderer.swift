@@ -35,8 +35,7 @@ public struct StandardEntryRenderer: EntryRenderer {
 
     public func render(_ view: ViewNode, family: WidgetFamily, now: Date) -> RenderedEntry {
         let options = RenderOptions(now: now)
-        let w = WaybarRenderer.render(view, family: family, options: options)
-        let markup = PangoRenderer.render(view, family: family, options: options)
+        let (w, markup) = WaybarRenderer.renderWithMarkup(view, family: family, options: options)
         var url: String?
         view.walk { node in if url == nil { url = node.mods.widgetURL ?? (node.kind == .link ? node.url : nil) } }
         return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: url,
