@@ -39,4 +39,10 @@ import Testing
         #expect(back.relevance == nil)
         #expect(back.text == "t")
     }
+
+    @Test(arguments: [0.0, 1_800_000_000, 1_800_000_000.999, 1_795_297_768.5, -1.5, 86_399, 951_782_400, 4_102_444_800, 253_402_300_799])
+    func isoDatesMatchTheFormatStyle(_ seconds: Double) {
+        let d = Date(timeIntervalSince1970: seconds)
+        #expect(WidgetOutput.isoDate(d) == d.formatted(.iso8601))
+    }
 }

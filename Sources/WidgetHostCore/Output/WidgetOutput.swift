@@ -1,5 +1,8 @@
 import FoundationEssentials
 import OpenWidgetKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One widget's current state as written to `out/<id>.json` and to `--stdout jsonl`: waybar's
 /// keys (`text`, `alt`, `tooltip`, `class`, `percentage`) plus `id`, `kind`, `family`, `date`
@@ -64,5 +67,17 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
         return w.finish()
     }
 
-    public static func isoDate(_ d: Date) -> String { d.formatted(.iso8601) }
+    /// `2026-11-21T10:00:05Z`, as `Date.ISO8601FormatStyle()` writes it (UTC, whole seconds),
+    /// from `gmtime_r`: the format style's calendar arithmetic was a visible part of every swap.
+    public static func isoDate(_ d: Date) -> String {
+        var t = time_t(d.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard gmtime_r(&t, &parts) != nil else { return d.formatted(.iso8601) }
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let year = Int(parts.tm_year) + 1900
+        guard (0...9999).contains(year) else { return d.formatted(.iso8601) }
+        let y = String(year)
+        return String(repeating: "0", count: 4 - y.count) + y + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday)
+            + "T" + two(parts.tm_hour) + ":" + two(parts.tm_min) + ":" + two(parts.tm_sec) + "Z"
+    }
 }
