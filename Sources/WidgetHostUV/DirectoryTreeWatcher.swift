@@ -2,17 +2,21 @@ import WidgetHostCore
 
 /// Watches a directory and every directory below it (inotify is not recursive: one
 /// `UVFileWatcher` per directory). A new subdirectory gets its own watch when it appears; a
-/// vanished one loses it. `onChange(path)` runs for every event with the path that changed.
-/// Loop thread only.
+/// vanished one loses it. `onChange(path)` runs for every event with the path that changed,
+/// except entries whose name `ignoring` accepts (writers' temp files: nothing is looked up for
+/// them). Loop thread only.
 public final class DirectoryTreeWatcher {
     public let root: String
     private let loop: UVLoop
     private var watchers: [String: UVFileWatcher] = [:]
     private var onChange: (String) -> Void
+    private let ignoring: (String) -> Bool
 
-    public init(loop: UVLoop, root: String, onChange: @escaping (String) -> Void) {
+    public init(loop: UVLoop, root: String, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
+                onChange: @escaping (String) -> Void) {
         self.loop = loop
         self.root = root
+        self.ignoring = ignoring
         self.onChange = onChange
         addTree(root)
     }
@@ -30,6 +34,7 @@ public final class DirectoryTreeWatcher {
     }
 
     private func event(in dir: String, name: String?, renamed: Bool, status: Int32) {
+        if let name, status == 0, ignoring(name) { return }
         let path = name.map { dir + "/" + $0 } ?? dir
         // A write inside a file adds and removes no directory: no stat per event of a burst.
         guard renamed || status != 0 else { onChange(path); return }

@@ -37,7 +37,10 @@ final class DaemonRuntime {
         self.source = source
         self.logger = logger
         hostLoop = UVHostLoop(loop: loop)
-        launcher = UVWorkerLauncher(loop: loop, containersRoot: config.paths.containers, logger: logger)
+        // Under valgrind /proc/self/exe names the emulator, not widgethost: a profiling run
+        // names the binary that runs the workers (docs/performance.md).
+        let workerExecutable = getenv("WIDGETHOST_WORKER_EXECUTABLE").map { String(cString: $0) } ?? "/proc/self/exe"
+        launcher = UVWorkerLauncher(loop: loop, executable: workerExecutable, containersRoot: config.paths.containers, logger: logger)
         var extra: [any OutputSink] = []
         if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
         i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
@@ -89,7 +92,7 @@ final class DaemonRuntime {
             w.close(); containerWatchers[group] = nil
         }
         for (group, dir) in dirs where containerWatchers[group] == nil {
-            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir) { [weak self] path in
+            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile) { [weak self] path in
                 self?.host.containerChanged(group: group, name: path)
             }
             logger.info("watching container \(group) at \(dir)")
