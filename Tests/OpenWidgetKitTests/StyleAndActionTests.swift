@@ -95,25 +95,7 @@ import FoundationEssentials
 /// ViewNode and Modifiers decode by the keys present (ViewNodeDecoding.swift): every field set
 /// to a distinct value survives the round trip, so no key is misnamed or crossed with another.
 @Test func everyViewNodeAndModifierFieldRoundTrips() throws {
-    var m = Modifiers()
-    m.font = FontSpec(style: "system", size: 13, weight: "bold", design: "rounded", italic: true)
-    m.weight = "heavy"; m.italic = false; m.monospacedDigit = true
-    m.foreground = StyleSpec(name: "orange"); m.tint = StyleSpec(rgba: [0.1, 0.2, 0.3, 1]); m.background = StyleSpec(name: "blue", opacity: 0.5)
-    m.padding = EdgeInsetsSpec(top: 1, leading: 2, bottom: 3, trailing: 4)
-    m.frame = FrameSpec(width: 10, height: 11, minWidth: 1, maxWidth: .infinity, minHeight: 2, maxHeight: 30, alignment: "top")
-    m.lineLimit = 2; m.minimumScaleFactor = 0.7; m.opacity = 0.9; m.rotation = 45; m.widgetURL = "app://w"
-    m.containerBackground = StyleSpec(name: "fill.tertiary"); m.redacted = true; m.privacySensitive = false
-    m.accessibilityLabel = "label"; m.hidden = false; m.layoutPriority = 1.5; m.textAlignment = "center"
-    m.other = ["shadow": .object(["radius": .number(2)])]
-    var shape = ShapeInfo(type: "roundedRectangle")
-    shape.cornerRadius = 4; shape.fill = StyleSpec(name: "red"); shape.stroke = StyleSpec(name: "green")
-    shape.lineWidth = 2; shape.trimFrom = 0.1; shape.trimTo = 0.9
-    var n = ViewNode(kind: .gauge, children: [ViewNode(kind: .text)])
-    n.role = "label"; n.text = "t"; n.date = DateText(style: "timer", date: Date(timeIntervalSince1970: 5), start: Date(timeIntervalSince1970: 1),
-                                                       end: Date(timeIntervalSince1970: 9), countsDown: true)
-    n.symbol = "star"; n.alignment = "leading"; n.spacing = 3; n.value = 0.25; n.bounds = [0, 2]; n.style = "linearCapacity"
-    n.shape = shape; n.url = "app://u"; n.action = IntentAction(id: "0", intent: "I", parameters: ["p": .string("v")], title: "T")
-    n.isOn = true; n.modifiers = m
+    let n = everyFieldNode()
     let back = try WireCodec.decode(ViewNode.self, from: try WireCodec.encode(n))
     #expect(back == n)
 }

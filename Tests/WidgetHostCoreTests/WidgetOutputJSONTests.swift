@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import WidgetHostCore
 
-/// `WidgetOutput.jsonData()` is written by hand for speed (issue 6); these check it against
+/// `WidgetOutput.jsonData()` is written directly for speed (issue 6); these check it against
 /// `JSONEncoder` with sorted keys, the encoder it replaced, which status-bar scripts were reading.
 @Suite struct WidgetOutputJSONTests {
     static let awkward = ["", "plain", "a/b \"quoted\" back\\slash", "tab\tnew\nline\rcr\u{8}\u{c}", "\u{1}\u{1f}\u{7f}",
@@ -33,7 +33,7 @@ import Testing
         }
     }
 
-    @Test func aNonFiniteRelevanceIsNullNotABrokenFile() throws {
+    @Test func aNonFiniteRelevanceIsLeftOutNotABrokenFile() throws {
         let o = WidgetOutput(id: "r", text: "t", kind: "k", family: "f", relevance: .infinity)
         let back = try JSONDecoder().decode(WidgetOutput.self, from: o.jsonData())
         #expect(back.relevance == nil)

@@ -34,7 +34,8 @@ final class PluginRuntime: @unchecked Sendable {
         } catch {
             response = .failure("\(error)")
         }
-        return (try? WireCodec.encode(response)) ?? Data(#"{"error":"response could not be encoded","ok":false}"#.utf8)
+        return WireJSONWriter.response(response) ?? (try? WireCodec.encode(response))
+            ?? Data(#"{"error":"response could not be encoded","ok":false}"#.utf8)
     }
 
     func respond(to request: WireRequest) throws -> WireResponse {

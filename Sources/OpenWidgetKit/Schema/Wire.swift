@@ -146,4 +146,12 @@ public enum WireCodec {
 
     public static func encode<T: Encodable>(_ value: T) throws -> Data { try encoder().encode(value) }
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try decoder().decode(type, from: data) }
+
+    /// A plugin's answer, read directly (`WireJSONReader`) and, when that reader declines
+    /// (a `describe` manifest, anything malformed or unusual), by `JSONDecoder`: the same value
+    /// either way, and `JSONDecoder`'s error for what is invalid.
+    public static func decodeResponse(_ data: Data) throws -> WireResponse {
+        if let r = try? WireJSONReader.response(from: data) { return r }
+        return try decode(WireResponse.self, from: data)
+    }
 }

@@ -46,25 +46,28 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
     }
 
     /// The object as `JSONEncoder` with sorted keys writes it (absent optionals omitted), written
-    /// directly: this runs for every update of every widget, once per JSON sink.
+    /// directly (`WireJSONWriter`): this runs for every update of every widget, once per JSON
+    /// sink. A non-finite relevance, which JSON cannot hold, is left out.
     public func jsonData() -> Data {
-        var w = JSONObjectWriter(capacity: 160 + text.utf8.count * 2 + (pango?.utf8.count ?? 0))
-        w.string("alt", alt)
-        w.strings("class", self.class)
-        w.string("date", date)
-        w.string("error", error)
-        w.string("family", family)
-        w.string("id", id)
-        w.string("kind", kind)
-        w.string("pango", pango)
-        w.int("percentage", percentage)
-        w.double("relevance", relevance)
-        w.bool("removed", removed)
-        w.bool("stale", stale)
-        w.string("text", text)
-        w.string("tooltip", tooltip)
-        w.string("url", url)
-        return w.finish()
+        var w = WireJSONWriter(capacity: 160 + text.utf8.count * 2 + (pango?.utf8.count ?? 0))
+        w.beginObject()
+        w.member("alt", alt)
+        w.member("class", self.class)
+        w.member("date", date)
+        w.member("error", error)
+        w.member("family", family)
+        w.member("id", id)
+        w.member("kind", kind)
+        w.member("pango", pango)
+        w.member("percentage", percentage)
+        w.member("relevance", relevance.flatMap { $0.isFinite ? $0 : nil })
+        w.member("removed", removed)
+        w.member("stale", stale)
+        w.member("text", text)
+        w.member("tooltip", tooltip)
+        w.member("url", url)
+        w.endObject()
+        return w.data
     }
 
     /// `2026-11-21T10:00:05Z`, as `Date.ISO8601FormatStyle()` writes it (UTC, whole seconds),

@@ -36,12 +36,12 @@ public struct WireAnswerMemo {
 
     /// The response in `frame`, which answers `request`, whose payload was `payload`.
     public mutating func decode(_ frame: Data, answering request: WireRequest, payload: Data) throws -> WireResponse {
-        guard request.op == .timeline else { return try WireCodec.decode(WireResponse.self, from: frame) }
+        guard request.op == .timeline else { return try WireCodec.decodeResponse(frame) }
         if let last = answers[payload], last.bytes == frame {
             hits += 1
             return last.response
         }
-        let response = try WireCodec.decode(WireResponse.self, from: frame)
+        let response = try WireCodec.decodeResponse(frame)
         decodes += 1
         if answers.count >= capacity { answers = [:] }
         answers[payload] = (frame, response)
