@@ -80,6 +80,20 @@ import Glibc
         #expect(cli(dir, ["click", "no-such-widget"]).status == 1)
         // The toggle: its isOn flips in status.
         #expect(cli(dir, ["click", habit, "--target", "Toggle Habit"]).status == 0)
+        func habitStatus() -> (widget: [String: JSONValue], top: [String: JSONValue])? {
+            let s = cli(dir, ["status", "--json"])
+            guard s.status == 0, let obj = try? WireCodec.decode([String: JSONValue].self, from: Data(s.stdout.utf8)),
+                  case .array(let widgets)? = obj["widgets"],
+                  let w = widgets.compactMap(\.objectValue).first(where: { $0["id"] == .string(habit) }) else { return nil }
+            return (w, obj)
+        }
+        #expect(eventually {
+            guard case .array(let controls)? = habitStatus()?.widget["controls"] else { return false }
+            return controls.count == 2 && controls.contains { $0.objectValue?["isOn"] == .bool(true) }
+        }, "stderr:\n\(h.stderr)")
+        // The toggle's perform wrote the shared defaults: let that container change's reloads
+        // (throttle window 100 ms) land before the reloads below, whose reason status must show.
+        usleep(400_000)
         // reload [kind]
         let before = h.stderr.components(separatedBy: "reloadTimelines(ofKind: MyAppWidget)").count
         let r = cli(dir, ["reload", "MyAppWidget"])
@@ -89,14 +103,8 @@ import Glibc
         #expect(cli(dir, ["reload"]).status == 0)
         // status --json: bundles, instances, last reload and reason, controls.
         #expect(eventually {
-            let s = cli(dir, ["status", "--json"])
-            guard s.status == 0, let obj = try? WireCodec.decode([String: JSONValue].self, from: Data(s.stdout.utf8)),
-                  case .array(let widgets)? = obj["widgets"] else { return false }
-            let w = widgets.compactMap(\.objectValue).first(where: { $0["id"] == .string(habit) })
-            guard case .array(let controls)? = w?["controls"] else { return false }
-            return controls.count == 2 && controls.contains { $0.objectValue?["isOn"] == .bool(true) }
-                && w?["lastReloadReason"] == .string("reloadAllTimelines()") && w?["lastReload"]?.stringValue != nil
-                && obj["bundles"] != nil
+            guard let (w, top) = habitStatus() else { return false }
+            return w["lastReloadReason"] == .string("reloadAllTimelines()") && w["lastReload"]?.stringValue != nil && top["bundles"] != nil
         }, "stderr:\n\(h.stderr)")
         let human = cli(dir, ["status"])
         #expect(human.stdout.contains("control 0: button \"Log Habit\"") && human.stdout.contains("last reload"), "\(human.stdout)")
