@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A direct JSON reader for a plugin's answer (`WireResponse` and the view schema under it):
 /// one pass over the bytes, straight into the wire types, with no `Decoder` in between.
@@ -36,15 +39,16 @@ struct WireJSONReader {
     private mutating func response() throws -> WireResponse {
         var ok: Bool?
         var out = WireResponse(ok: false)
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "ok": ok = try r.bool()
-            case "error": out.error = try r.optional { try $0.string() }
-            case "entries": out.entries = try r.optional { try $0.array { try $0.entry() } }
-            case "policy": out.policy = try r.optional { try $0.policy() }
-            case "reloadRequests": out.reloadRequests = try r.optional { try $0.array { try $0.string() } }
+            case "ok": ok = try bool()
+            case "error": out.error = try isNull() ? nil : try string()
+            case "entries": out.entries = try isNull() ? nil : try entries()
+            case "policy": out.policy = try isNull() ? nil : try policy()
+            case "reloadRequests": out.reloadRequests = try isNull() ? nil : try strings()
             case "manifest": throw Unsupported()  // `describe`: rare, left to JSONDecoder
-            default: try r.skipValue()
+            default: try skipValue()
             }
         }
         guard let ok else { throw Unsupported() }
@@ -54,12 +58,13 @@ struct WireJSONReader {
 
     private mutating func entry() throws -> WireEntry {
         var date: Date?, relevance: WireRelevance?, view: ViewNode?
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "date": date = try r.date()
-            case "relevance": relevance = try r.optional { try $0.relevance() }
-            case "view": view = try r.viewNode()
-            default: try r.skipValue()
+            case "date": date = try self.date()
+            case "relevance": relevance = try isNull() ? nil : try self.relevance()
+            case "view": view = try viewNode()
+            default: try skipValue()
             }
         }
         guard let date, let view else { throw Unsupported() }
@@ -68,11 +73,12 @@ struct WireJSONReader {
 
     private mutating func relevance() throws -> WireRelevance {
         var score: Double?, duration: Double?
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "score": score = try r.double()
-            case "duration": duration = try r.double()
-            default: try r.skipValue()
+            case "score": score = try double()
+            case "duration": duration = try double()
+            default: try skipValue()
             }
         }
         guard let score, let duration else { throw Unsupported() }
@@ -81,11 +87,12 @@ struct WireJSONReader {
 
     private mutating func policy() throws -> WirePolicy {
         var type: String?, date: Date?
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "type": type = try r.string()
-            case "date": date = try r.optional { try $0.date() }
-            default: try r.skipValue()
+            case "type": type = try string()
+            case "date": date = try isNull() ? nil : try self.date()
+            default: try skipValue()
             }
         }
         guard let type else { throw Unsupported() }
@@ -95,25 +102,26 @@ struct WireJSONReader {
     private mutating func viewNode() throws -> ViewNode {
         var kind: ViewNode.Kind?
         var n = ViewNode(kind: .empty)
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "kind": kind = ViewNode.Kind(rawValue: try r.string()) ?? .unknown
-            case "role": n.role = try r.optional { try $0.string() }
-            case "children": n.children = try r.optional { try $0.array { try $0.viewNode() } }
-            case "text": n.text = try r.optional { try $0.string() }
-            case "date": n.date = try r.optional { try $0.dateText() }
-            case "symbol": n.symbol = try r.optional { try $0.string() }
-            case "alignment": n.alignment = try r.optional { try $0.string() }
-            case "spacing": n.spacing = try r.optional { try $0.double() }
-            case "value": n.value = try r.optional { try $0.double() }
-            case "bounds": n.bounds = try r.optional { try $0.array { try $0.double() } }
-            case "style": n.style = try r.optional { try $0.string() }
-            case "shape": n.shape = try r.optional { try $0.shape() }
-            case "url": n.url = try r.optional { try $0.string() }
-            case "action": n.action = try r.optional { try $0.action() }
-            case "isOn": n.isOn = try r.optional { try $0.bool() }
-            case "modifiers": n.modifiers = try r.optional { try $0.modifiers() }
-            default: try r.skipValue()
+            case "kind": kind = ViewNode.Kind(rawValue: try string()) ?? .unknown
+            case "role": n.role = try isNull() ? nil : try string()
+            case "children": n.children = try isNull() ? nil : try viewNodes()
+            case "text": n.text = try isNull() ? nil : try string()
+            case "date": n.date = try isNull() ? nil : try dateText()
+            case "symbol": n.symbol = try isNull() ? nil : try string()
+            case "alignment": n.alignment = try isNull() ? nil : try string()
+            case "spacing": n.spacing = try isNull() ? nil : try double()
+            case "value": n.value = try isNull() ? nil : try double()
+            case "bounds": n.bounds = try isNull() ? nil : try doubles()
+            case "style": n.style = try isNull() ? nil : try string()
+            case "shape": n.shape = try isNull() ? nil : try shape()
+            case "url": n.url = try isNull() ? nil : try string()
+            case "action": n.action = try isNull() ? nil : try action()
+            case "isOn": n.isOn = try isNull() ? nil : try bool()
+            case "modifiers": n.modifiers = try isNull() ? nil : try modifiers()
+            default: try skipValue()
             }
         }
         guard let kind else { throw Unsupported() }
@@ -124,14 +132,15 @@ struct WireJSONReader {
     private mutating func dateText() throws -> DateText {
         var style: String?
         var d = DateText(style: "")
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "style": style = try r.string()
-            case "date": d.date = try r.optional { try $0.date() }
-            case "start": d.start = try r.optional { try $0.date() }
-            case "end": d.end = try r.optional { try $0.date() }
-            case "countsDown": d.countsDown = try r.optional { try $0.bool() }
-            default: try r.skipValue()
+            case "style": style = try string()
+            case "date": d.date = try isNull() ? nil : try date()
+            case "start": d.start = try isNull() ? nil : try date()
+            case "end": d.end = try isNull() ? nil : try date()
+            case "countsDown": d.countsDown = try isNull() ? nil : try bool()
+            default: try skipValue()
             }
         }
         guard let style else { throw Unsupported() }
@@ -141,12 +150,13 @@ struct WireJSONReader {
 
     private mutating func styleSpec() throws -> StyleSpec {
         var s = StyleSpec()
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "name": s.name = try r.optional { try $0.string() }
-            case "rgba": s.rgba = try r.optional { try $0.array { try $0.double() } }
-            case "opacity": s.opacity = try r.optional { try $0.double() }
-            default: try r.skipValue()
+            case "name": s.name = try isNull() ? nil : try string()
+            case "rgba": s.rgba = try isNull() ? nil : try doubles()
+            case "opacity": s.opacity = try isNull() ? nil : try double()
+            default: try skipValue()
             }
         }
         return s
@@ -155,16 +165,17 @@ struct WireJSONReader {
     private mutating func shape() throws -> ShapeInfo {
         var type: String?
         var s = ShapeInfo(type: "")
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "type": type = try r.string()
-            case "cornerRadius": s.cornerRadius = try r.optional { try $0.double() }
-            case "fill": s.fill = try r.optional { try $0.styleSpec() }
-            case "stroke": s.stroke = try r.optional { try $0.styleSpec() }
-            case "lineWidth": s.lineWidth = try r.optional { try $0.double() }
-            case "trimFrom": s.trimFrom = try r.optional { try $0.double() }
-            case "trimTo": s.trimTo = try r.optional { try $0.double() }
-            default: try r.skipValue()
+            case "type": type = try string()
+            case "cornerRadius": s.cornerRadius = try isNull() ? nil : try double()
+            case "fill": s.fill = try isNull() ? nil : try styleSpec()
+            case "stroke": s.stroke = try isNull() ? nil : try styleSpec()
+            case "lineWidth": s.lineWidth = try isNull() ? nil : try double()
+            case "trimFrom": s.trimFrom = try isNull() ? nil : try double()
+            case "trimTo": s.trimTo = try isNull() ? nil : try double()
+            default: try skipValue()
             }
         }
         guard let type else { throw Unsupported() }
@@ -174,13 +185,14 @@ struct WireJSONReader {
 
     private mutating func action() throws -> IntentAction {
         var id: String?, intent: String?, parameters: [String: JSONValue]?, title: String?
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "id": id = try r.string()
-            case "intent": intent = try r.string()
-            case "parameters": parameters = try r.jsonObject()
-            case "title": title = try r.optional { try $0.string() }
-            default: try r.skipValue()
+            case "id": id = try string()
+            case "intent": intent = try string()
+            case "parameters": parameters = try jsonObject()
+            case "title": title = try isNull() ? nil : try string()
+            default: try skipValue()
             }
         }
         guard let id, let intent, let parameters else { throw Unsupported() }
@@ -190,14 +202,15 @@ struct WireJSONReader {
     private mutating func font() throws -> FontSpec {
         var style: String?
         var f = FontSpec(style: "")
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "style": style = try r.string()
-            case "size": f.size = try r.optional { try $0.double() }
-            case "weight": f.weight = try r.optional { try $0.string() }
-            case "design": f.design = try r.optional { try $0.string() }
-            case "italic": f.italic = try r.optional { try $0.bool() }
-            default: try r.skipValue()
+            case "style": style = try string()
+            case "size": f.size = try isNull() ? nil : try double()
+            case "weight": f.weight = try isNull() ? nil : try string()
+            case "design": f.design = try isNull() ? nil : try string()
+            case "italic": f.italic = try isNull() ? nil : try bool()
+            default: try skipValue()
             }
         }
         guard let style else { throw Unsupported() }
@@ -207,13 +220,14 @@ struct WireJSONReader {
 
     private mutating func insets() throws -> EdgeInsetsSpec {
         var top: Double?, leading: Double?, bottom: Double?, trailing: Double?
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "top": top = try r.double()
-            case "leading": leading = try r.double()
-            case "bottom": bottom = try r.double()
-            case "trailing": trailing = try r.double()
-            default: try r.skipValue()
+            case "top": top = try double()
+            case "leading": leading = try double()
+            case "bottom": bottom = try double()
+            case "trailing": trailing = try double()
+            default: try skipValue()
             }
         }
         guard let top, let leading, let bottom, let trailing else { throw Unsupported() }
@@ -222,16 +236,17 @@ struct WireJSONReader {
 
     private mutating func frame() throws -> FrameSpec {
         var f = FrameSpec()
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "width": f.width = try r.optional { try $0.double() }
-            case "height": f.height = try r.optional { try $0.double() }
-            case "minWidth": f.minWidth = try r.optional { try $0.double() }
-            case "maxWidth": f.maxWidth = try r.optional { try $0.double() }
-            case "minHeight": f.minHeight = try r.optional { try $0.double() }
-            case "maxHeight": f.maxHeight = try r.optional { try $0.double() }
-            case "alignment": f.alignment = try r.optional { try $0.string() }
-            default: try r.skipValue()
+            case "width": f.width = try isNull() ? nil : try double()
+            case "height": f.height = try isNull() ? nil : try double()
+            case "minWidth": f.minWidth = try isNull() ? nil : try double()
+            case "maxWidth": f.maxWidth = try isNull() ? nil : try double()
+            case "minHeight": f.minHeight = try isNull() ? nil : try double()
+            case "maxHeight": f.maxHeight = try isNull() ? nil : try double()
+            case "alignment": f.alignment = try isNull() ? nil : try string()
+            default: try skipValue()
             }
         }
         return f
@@ -239,31 +254,32 @@ struct WireJSONReader {
 
     private mutating func modifiers() throws -> Modifiers {
         var m = Modifiers()
-        try object { r, key in
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
             switch key {
-            case "font": m.font = try r.optional { try $0.font() }
-            case "weight": m.weight = try r.optional { try $0.string() }
-            case "italic": m.italic = try r.optional { try $0.bool() }
-            case "monospacedDigit": m.monospacedDigit = try r.optional { try $0.bool() }
-            case "foreground": m.foreground = try r.optional { try $0.styleSpec() }
-            case "tint": m.tint = try r.optional { try $0.styleSpec() }
-            case "padding": m.padding = try r.optional { try $0.insets() }
-            case "frame": m.frame = try r.optional { try $0.frame() }
-            case "background": m.background = try r.optional { try $0.styleSpec() }
-            case "lineLimit": m.lineLimit = try r.optional { try $0.int() }
-            case "minimumScaleFactor": m.minimumScaleFactor = try r.optional { try $0.double() }
-            case "opacity": m.opacity = try r.optional { try $0.double() }
-            case "rotation": m.rotation = try r.optional { try $0.double() }
-            case "widgetURL": m.widgetURL = try r.optional { try $0.string() }
-            case "containerBackground": m.containerBackground = try r.optional { try $0.styleSpec() }
-            case "redacted": m.redacted = try r.optional { try $0.bool() }
-            case "privacySensitive": m.privacySensitive = try r.optional { try $0.bool() }
-            case "accessibilityLabel": m.accessibilityLabel = try r.optional { try $0.string() }
-            case "hidden": m.hidden = try r.optional { try $0.bool() }
-            case "layoutPriority": m.layoutPriority = try r.optional { try $0.double() }
-            case "textAlignment": m.textAlignment = try r.optional { try $0.string() }
-            case "other": m.other = try r.optional { try $0.jsonObject() }
-            default: try r.skipValue()
+            case "font": m.font = try isNull() ? nil : try font()
+            case "weight": m.weight = try isNull() ? nil : try string()
+            case "italic": m.italic = try isNull() ? nil : try bool()
+            case "monospacedDigit": m.monospacedDigit = try isNull() ? nil : try bool()
+            case "foreground": m.foreground = try isNull() ? nil : try styleSpec()
+            case "tint": m.tint = try isNull() ? nil : try styleSpec()
+            case "padding": m.padding = try isNull() ? nil : try insets()
+            case "frame": m.frame = try isNull() ? nil : try frame()
+            case "background": m.background = try isNull() ? nil : try styleSpec()
+            case "lineLimit": m.lineLimit = try isNull() ? nil : try int()
+            case "minimumScaleFactor": m.minimumScaleFactor = try isNull() ? nil : try double()
+            case "opacity": m.opacity = try isNull() ? nil : try double()
+            case "rotation": m.rotation = try isNull() ? nil : try double()
+            case "widgetURL": m.widgetURL = try isNull() ? nil : try string()
+            case "containerBackground": m.containerBackground = try isNull() ? nil : try styleSpec()
+            case "redacted": m.redacted = try isNull() ? nil : try bool()
+            case "privacySensitive": m.privacySensitive = try isNull() ? nil : try bool()
+            case "accessibilityLabel": m.accessibilityLabel = try isNull() ? nil : try string()
+            case "hidden": m.hidden = try isNull() ? nil : try bool()
+            case "layoutPriority": m.layoutPriority = try isNull() ? nil : try double()
+            case "textAlignment": m.textAlignment = try isNull() ? nil : try string()
+            case "other": m.other = try isNull() ? nil : try jsonObject()
+            default: try skipValue()
             }
         }
         return m
@@ -282,7 +298,7 @@ struct WireJSONReader {
             let s = try string()
             if let n = Self.nonConforming(s) { return .number(n) }
             return .string(s)
-        case UInt8(ascii: "["): return .array(try array { try $0.jsonValue() })
+        case UInt8(ascii: "["): return .array(try jsonValues())
         case UInt8(ascii: "{"): return .object(try jsonObject())
         default: return .number(try double())
         }
@@ -290,7 +306,8 @@ struct WireJSONReader {
 
     private mutating func jsonObject() throws -> [String: JSONValue] {
         var out: [String: JSONValue] = [:]
-        try object { r, key in out[key] = try r.jsonValue() }
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) { out[key] = try jsonValue() }
         return out
     }
 
@@ -323,50 +340,120 @@ struct WireJSONReader {
         i += n
     }
 
-    /// `{ "key": value, … }`, calling `field` with the reader positioned at each value. A key
-    /// given twice keeps its first value, as `JSONDecoder` does.
-    private mutating func object(_ field: (inout WireJSONReader, String) throws -> Void) throws {
+    /// Where a reader is inside one object: `beginObject()`, then `nextKey` until nil.
+    private struct ObjectCursor {
+        var first = true
+        /// Keys read so far: the first four inline (no allocation for a typical node), the rest in `more`.
+        var k0: String?, k1: String?, k2: String?, k3: String?
+        var more: [String] = []
+
+        /// Records `key`; false when it was read before.
+        mutating func insert(_ key: String) -> Bool {
+            if k0 == nil { k0 = key; return true }
+            if k0 == key { return false }
+            if k1 == nil { k1 = key; return true }
+            if k1 == key { return false }
+            if k2 == nil { k2 = key; return true }
+            if k2 == key { return false }
+            if k3 == nil { k3 = key; return true }
+            if k3 == key || more.contains(key) { return false }
+            more.append(key)
+            return true
+        }
+    }
+
+    /// Consumes `{`.
+    private mutating func beginObject() throws -> ObjectCursor {
         try expect(UInt8(ascii: "{"))
         depth += 1
         guard depth <= 512 else { throw Unsupported() }
-        defer { depth -= 1 }
-        if peek(UInt8(ascii: "}")) { i += 1; return }
-        var seen: [String] = []
+        return ObjectCursor()
+    }
+
+    /// The next member's key, the reader positioned at its value; nil after the closing `}`.
+    /// A key given twice keeps its first value, as `JSONDecoder` does.
+    private mutating func nextKey(_ c: inout ObjectCursor) throws -> String? {
         while true {
+            if peek(UInt8(ascii: "}")) {
+                i += 1
+                depth -= 1
+                return nil
+            }
+            if !c.first { try expect(UInt8(ascii: ",")) }
+            c.first = false
             skipSpace()
             let key = try string()
             try expect(UInt8(ascii: ":"))
-            if seen.contains(key) {
-                try skipValue()
-            } else {
-                seen.append(key)
-                try field(&self, key)
-            }
-            if peek(UInt8(ascii: ",")) { i += 1; continue }
-            try expect(UInt8(ascii: "}"))
-            return
+            guard c.insert(key) else { try skipValue(); continue }
+            return key
         }
     }
 
-    private mutating func array<T>(_ element: (inout WireJSONReader) throws -> T) throws -> [T] {
+    /// Where a reader is inside one array: `beginArray()`, then `nextElement` until false.
+    private struct ArrayCursor { var first = true }
+
+    private mutating func beginArray() throws -> ArrayCursor {
         try expect(UInt8(ascii: "["))
         depth += 1
         guard depth <= 512 else { throw Unsupported() }
-        defer { depth -= 1 }
-        var out: [T] = []
-        if peek(UInt8(ascii: "]")) { i += 1; return out }
-        while true {
-            out.append(try element(&self))
-            if peek(UInt8(ascii: ",")) { i += 1; continue }
-            try expect(UInt8(ascii: "]"))
-            return out
-        }
+        return ArrayCursor()
     }
 
-    /// nil for `null`, else the value.
-    private mutating func optional<T>(_ value: (inout WireJSONReader) throws -> T) throws -> T? {
-        if peek(UInt8(ascii: "n")) { try literal("null"); return nil }
-        return try value(&self)
+    /// Whether another element follows (the reader is then positioned at it).
+    private mutating func nextElement(_ c: inout ArrayCursor) throws -> Bool {
+        if peek(UInt8(ascii: "]")) {
+            i += 1
+            depth -= 1
+            return false
+        }
+        if !c.first { try expect(UInt8(ascii: ",")) }
+        c.first = false
+        return true
+    }
+
+    // One function per element type, not a generic one: unspecialized generic code looked up
+    // metadata and copied values through witnesses on every element (callgrind).
+    private mutating func entries() throws -> [WireEntry] {
+        var out: [WireEntry] = []
+        out.reserveCapacity(8)
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try entry()) }
+        return out
+    }
+
+    private mutating func viewNodes() throws -> [ViewNode] {
+        var out: [ViewNode] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try viewNode()) }
+        return out
+    }
+
+    private mutating func strings() throws -> [String] {
+        var out: [String] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try string()) }
+        return out
+    }
+
+    private mutating func doubles() throws -> [Double] {
+        var out: [Double] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try double()) }
+        return out
+    }
+
+    private mutating func jsonValues() throws -> [JSONValue] {
+        var out: [JSONValue] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try jsonValue()) }
+        return out
+    }
+
+    /// Consumes a `null` and says so; leaves anything else.
+    private mutating func isNull() throws -> Bool {
+        guard peek(UInt8(ascii: "n")) else { return false }
+        try literal("null")
+        return true
     }
 
     private mutating func skipValue() throws { _ = try jsonValue() }
@@ -459,8 +546,7 @@ struct WireJSONReader {
             i += 1
             switch b {
             case UInt8(ascii: "\""):
-                guard let s = String(validating: out, as: UTF8.self) else { throw Unsupported() }
-                return s
+                return try out.withUnsafeBytes { try Self.utf8($0) }
             case UInt8(ascii: "\\"):
                 guard i < bytes.count else { throw Unsupported() }
                 let e = bytes[i]
@@ -510,8 +596,15 @@ struct WireJSONReader {
         return v
     }
 
+    /// The string of valid UTF-8 bytes. `String(decoding:)` is the fast path but repairs bad
+    /// bytes (with U+FFFD), which changes them, so equal bytes mean the input was valid.
+    /// (`String(validating:)` from raw bytes took the generic path: a third of all the reading.)
     private static func utf8(_ raw: UnsafeRawBufferPointer) throws -> String {
-        guard let s = String(validating: raw, as: UTF8.self) else { throw Unsupported() }
+        let bytes = raw.assumingMemoryBound(to: UInt8.self)
+        var s = String(decoding: bytes, as: UTF8.self)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return s }  // ASCII: nothing to repair
+        let same = s.withUTF8 { u in u.count == bytes.count && (u.isEmpty || memcmp(u.baseAddress!, bytes.baseAddress!, u.count) == 0) }
+        guard same else { throw Unsupported() }
         return s
     }
 }
