@@ -9,6 +9,11 @@ import FoundationEssentials
 /// render as their children, so a newer plugin never crashes an older renderer.
 ///
 /// Dimensions are points; `Double.infinity` is written as the string `"inf"` (see `WireCodec`).
+///
+/// The large, rarely set parts (modifiers, shape, live date, action) live in immutable boxes, so
+/// a node is about 200 bytes instead of 992 and copying one (entries are copied through the
+/// scheduler, the renderers and the store) moves little (issue 6). They read and write like
+/// plain optional properties.
 public struct ViewNode: Codable, Hashable, Sendable {
     public enum Kind: String, Codable, Hashable, Sendable {
         /// Renders nothing (`EmptyView`, a false `if` without `else`).
@@ -45,7 +50,11 @@ public struct ViewNode: Codable, Hashable, Sendable {
     public var text: String?
     /// A live date (`Text(date, style:)`, `Text(range)`, `ProgressView(timerInterval:)`):
     /// rendered by the host at display time, so it ticks without a plugin call.
-    public var date: DateText?
+    @inlinable public var date: DateText? {
+        get { _date?.value }
+        set { _date = newValue.map(Indirect.init) }
+    }
+    @usableFromInline var _date: Indirect<DateText>?
     /// SF Symbol name of an `Image(systemName:)`.
     public var symbol: String?
 
@@ -63,16 +72,28 @@ public struct ViewNode: Codable, Hashable, Sendable {
     /// `"linearCapacity"`, `"circular"`.
     public var style: String?
 
-    public var shape: ShapeInfo?
+    @inlinable public var shape: ShapeInfo? {
+        get { _shape?.value }
+        set { _shape = newValue.map(Indirect.init) }
+    }
+    @usableFromInline var _shape: Indirect<ShapeInfo>?
 
     /// `Link` destination.
     public var url: String?
     /// `Button(intent:)` / `Toggle(isOn:intent:)` action.
-    public var action: IntentAction?
+    @inlinable public var action: IntentAction? {
+        get { _action?.value }
+        set { _action = newValue.map(Indirect.init) }
+    }
+    @usableFromInline var _action: Indirect<IntentAction>?
     /// `Toggle` state.
     public var isOn: Bool?
 
-    public var modifiers: Modifiers?
+    @inlinable public var modifiers: Modifiers? {
+        get { _modifiers?.value }
+        set { _modifiers = newValue.map(Indirect.init) }
+    }
+    @usableFromInline var _modifiers: Indirect<Modifiers>?
 
     public init(kind: Kind, children: [ViewNode]? = nil) {
         self.kind = kind
@@ -96,6 +117,15 @@ public struct ViewNode: Codable, Hashable, Sendable {
 
     /// Depth of this tree (a leaf is 1).
     public var depth: Int { 1 + (childNodes.map(\.depth).max() ?? 0) }
+}
+
+/// Immutable heap storage for a large optional field of `ViewNode`: a copy of the node
+/// retains it instead of copying it. Compared and hashed by value. Safe to share across threads.
+public final class Indirect<Value: Hashable & Sendable>: Hashable, Sendable {
+    public let value: Value
+    @inlinable public init(_ value: Value) { self.value = value }
+    public static func == (a: Indirect, b: Indirect) -> Bool { a === b || a.value == b.value }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 /// A live date inside a view (DESIGN §5): the host, not the plugin, turns it into characters.

@@ -1,13 +1,15 @@
 import FoundationEssentials
 
-// Decoding of the two wide types of the view schema by the keys that are present.
+// Coding of the two wide types of the view schema. ViewNode keeps some fields in boxes
+// (`Indirect`), so its coding is written here against the same keys as before; decoding goes
+// by the keys that are present.
 //
 // A synthesized `init(from:)` asks the container for every optional field (`decodeIfPresent`
 // on each of ViewNode's 16 and Modifiers' 22 keys), whether the JSON has it or not; a text node
 // has two. Each such call goes through `KeyedDecodingContainer`'s type-erased box. Walking
 // `allKeys` instead asks only for what is there: the same values (unknown keys are skipped, as
 // before; a `null` decodes as nil, as before), for about a third of the decoding work of a host
-// reading 60-entry timelines (issue 6). Encoding stays synthesized.
+// reading 60-entry timelines (issue 6). Modifiers' encoding stays synthesized.
 
 extension ViewNode {
     enum CodingKeys: String, CodingKey {
@@ -37,6 +39,26 @@ extension ViewNode {
             case .modifiers: modifiers = try c.decodeIfPresent(Modifiers.self, forKey: key)
             }
         }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(role, forKey: .role)
+        try c.encodeIfPresent(children, forKey: .children)
+        try c.encodeIfPresent(text, forKey: .text)
+        try c.encodeIfPresent(date, forKey: .date)
+        try c.encodeIfPresent(symbol, forKey: .symbol)
+        try c.encodeIfPresent(alignment, forKey: .alignment)
+        try c.encodeIfPresent(spacing, forKey: .spacing)
+        try c.encodeIfPresent(value, forKey: .value)
+        try c.encodeIfPresent(bounds, forKey: .bounds)
+        try c.encodeIfPresent(style, forKey: .style)
+        try c.encodeIfPresent(shape, forKey: .shape)
+        try c.encodeIfPresent(url, forKey: .url)
+        try c.encodeIfPresent(action, forKey: .action)
+        try c.encodeIfPresent(isOn, forKey: .isOn)
+        try c.encodeIfPresent(modifiers, forKey: .modifiers)
     }
 }
 
