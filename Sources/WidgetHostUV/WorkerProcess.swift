@@ -30,6 +30,10 @@ public final class WorkerProcess: WorkerConnection {
     private var memo = WireAnswerMemo()
     private var pending: [Pending] = []
     private var deadlineTimer: UVTimer?
+    /// Request frames sent during this loop iteration, written together at its end: a reload
+    /// round asks every widget of the bundle at once, and one write wakes the worker once.
+    private var outgoing: [UInt8] = []
+    private var flushTimer: UVTimer?
     private var killTimer: UVTimer?
     private var stderrLine: [UInt8] = []
     private var lastStderrLine: String?
@@ -59,6 +63,7 @@ public final class WorkerProcess: WorkerConnection {
         }
         exitBox = { [weak self] status, signal in self?.exited(status: status, signal: signal) }
         deadlineTimer = UVTimer(loop: loop) { [weak self] in self?.deadlinePassed() }
+        flushTimer = UVTimer(loop: loop) { [weak self] in self?.flushRequests() }
         process.stdoutPipe.onData = { [weak self] bytes in self?.stdoutData(bytes) }
         process.stdoutPipe.onEnd = { [weak self] in self?.streamEnded() }
         process.stderrPipe.onData = { [weak self] bytes in self?.stderrData(bytes) }
@@ -79,13 +84,21 @@ public final class WorkerProcess: WorkerConnection {
         }
         pending.append(Pending(request: request, payload: payload, reply: reply, deadline: loop.nowMilliseconds + UInt64(max(1, timeout * 1000))))
         if pending.count == 1 { armDeadline() }
-        process.stdinPipe.write(Array(Framing.frame(payload)))
+        if outgoing.isEmpty { flushTimer?.start(milliseconds: 0) }  // runs once this iteration's callbacks are done
+        outgoing.append(contentsOf: Framing.frame(payload))
+    }
+
+    private func flushRequests() {
+        guard !outgoing.isEmpty, !stopped, exitStatus == nil else { outgoing = []; return }
+        process.stdinPipe.write(outgoing)
+        outgoing.removeAll(keepingCapacity: true)
     }
 
     public func stop() {
         guard !stopped else { return }
         stopped = true
         failAll(WorkerFailure("worker of \(pluginPath) was stopped"))
+        outgoing = []
         process.stdinPipe.close()  // EOF: the worker exits 0
         if exitStatus == nil {
             killTimer = UVTimer(loop: loop) { [weak self] in self?.process.kill(SIGKILL) }
@@ -171,6 +184,7 @@ public final class WorkerProcess: WorkerConnection {
         let failure = WorkerFailure(reason)
         failAll(failure)
         deadlineTimer?.close(); deadlineTimer = nil
+        flushTimer?.close(); flushTimer = nil
         process.stdinPipe.close(); process.stdoutPipe.close(); process.stderrPipe.close()
         let cb = onExit
         onExit = { _ in }
