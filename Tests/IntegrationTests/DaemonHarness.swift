@@ -98,11 +98,7 @@ func eventually(timeout: Double = 15, _ condition: () -> Bool) -> Bool {
 
 /// Compiles the probe fixture (Fixtures/probe_widget.c) with `defines`.
 func buildProbe(in dir: String, name: String, defines: [String] = []) throws -> String {
-    let out = dir + "/\(name).so"
-    let r = run("/usr/bin/cc", ["-shared", "-fPIC", "-I", TestPaths.repoRoot + "/Sources/CWidgetPluginABI/include"]
-                + defines.map { "-D" + $0 } + ["-o", out, TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/probe_widget.c"])
-    try #require(r.status == 0, "cc failed: \(r.stderr)")
-    return out
+    try compileCPlugin("Tests/IntegrationTests/Fixtures/probe_widget.c", in: dir, name: name, defines: defines)
 }
 
 /// Starts a program with stdin/stdout/stderr on /dev/null and returns its pid (wait with waitpid).

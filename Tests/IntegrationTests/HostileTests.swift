@@ -7,11 +7,7 @@ import Glibc
 
 /// Compiles Fixtures/hostile_widget.c with `defines` into `dir`; returns the `.so` path.
 func buildHostile(in dir: String, name: String, defines: [String]) throws -> String {
-    let out = dir + "/\(name).so"
-    let r = run("/usr/bin/cc", ["-shared", "-fPIC", "-I", TestPaths.repoRoot + "/Sources/CWidgetPluginABI/include"]
-                + defines.map { "-D" + $0 } + ["-o", out, TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/hostile_widget.c"])
-    try #require(r.status == 0, "cc failed: \(r.stderr)")
-    return out
+    try compileCPlugin("Tests/IntegrationTests/Fixtures/hostile_widget.c", in: dir, name: name, defines: defines)
 }
 
 /// One bad plugin never hurts the others (DESIGN §6, issue 4): for each hostile fixture, the

@@ -108,11 +108,17 @@ enum FileManagerFree {
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }
 
-/// Compiles the C example plugin with `defines` into `dir`; returns the `.so` path.
-func buildCPlugin(in dir: String, name: String, defines: [String] = []) throws -> String {
+/// Compiles a C plugin (`source`, relative to the repository) against the ABI header, with
+/// `defines`, into `dir/name.so`; returns its path.
+func compileCPlugin(_ source: String, in dir: String, name: String, defines: [String]) throws -> String {
     let out = dir + "/\(name).so"
     let r = run("/usr/bin/cc", ["-shared", "-fPIC", "-I", TestPaths.repoRoot + "/Sources/CWidgetPluginABI/include"]
-                + defines.map { "-D" + $0 } + ["-o", out, TestPaths.repoRoot + "/Examples/CPlugin/hello_widget.c"])
+                + defines.map { "-D" + $0 } + ["-o", out, TestPaths.repoRoot + "/" + source])
     try #require(r.status == 0, "cc failed: \(r.stderr)")
     return out
+}
+
+/// Compiles the C example plugin with `defines` into `dir`; returns the `.so` path.
+func buildCPlugin(in dir: String, name: String, defines: [String] = []) throws -> String {
+    try compileCPlugin("Examples/CPlugin/hello_widget.c", in: dir, name: name, defines: defines)
 }
