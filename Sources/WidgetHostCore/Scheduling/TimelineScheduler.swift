@@ -27,6 +27,8 @@ public final class WidgetInstance {
     var liveChange: Date?
     /// Shown from the saved timeline at start, before its bundle was loaded.
     var preloaded = false
+    /// The policy of the timeline last accepted (nil also when none was given).
+    var acceptedPolicy: WirePolicy?
     /// Timeline requests sent (for tests and status).
     public internal(set) var requestCount = 0
     /// Why the last timeline request was sent, and how long its answer took (status).
@@ -206,13 +208,19 @@ public final class TimelineScheduler {
             if !r.ok { failure = "timeline failed: \(r.error ?? "no reason given")" }
             else if let problem = limits?.violation(in: r, for: inst.spec) { failure = problem }
             else if let entries = r.entries, !entries.isEmpty {
-                inst.entries = entries.sorted { $0.date < $1.date }
+                // The same timeline again (a container change that touched another widget's
+                // data, a clock answering within the same second) is neither saved nor drawn
+                // again; only the next reload is planned.
+                let sorted = entries.sorted { $0.date < $1.date }
+                let unchanged = inst.lastError == nil && sorted == inst.entries && r.policy == inst.acceptedPolicy
+                inst.entries = sorted
+                inst.acceptedPolicy = r.policy
                 inst.policy = ReloadPolicy(r.policy)
                 inst.nextReload = inst.policy.nextReload(entries: inst.entries, requestedAt: inst.lastRequest ?? now,
                                                          minInterval: settings.minReloadSeconds,
                                                          pastTimelineInterval: limits?.pastTimelineReloadSeconds(inst.spec) ?? 0)
                 inst.nextReloadBudgeted = true
-                limits?.accepted(entries: inst.entries, policy: r.policy, for: inst.spec)
+                if !unchanged { limits?.accepted(entries: inst.entries, policy: r.policy, for: inst.spec) }
                 inst.nextReloadReason = {
                     switch inst.policy {
                     case .atEnd: "timeline ended (policy atEnd)"
@@ -222,7 +230,7 @@ public final class TimelineScheduler {
                 }()
                 inst.consecutiveFailures = 0
                 inst.lastError = nil
-                inst.shownIndex = nil
+                if !unchanged { inst.shownIndex = nil }
             } else { failure = "timeline returned no entries" }
         }
         if let failure {
