@@ -113,10 +113,21 @@ public struct ViewNode: Codable, Hashable, Sendable {
     }
 
     /// Number of nodes in this tree (this one included).
-    public var nodeCount: Int { 1 + childNodes.reduce(0) { $0 + $1.nodeCount } }
+    public var nodeCount: Int { size.nodes }
 
     /// Depth of this tree (a leaf is 1).
-    public var depth: Int { 1 + (childNodes.map(\.depth).max() ?? 0) }
+    public var depth: Int { size.depth }
+
+    /// Node count and depth in one walk (the host checks both on every answer).
+    public var size: (nodes: Int, depth: Int) {
+        var nodes = 1, deepest = 0
+        for c in children ?? [] {
+            let s = c.size
+            nodes += s.nodes
+            deepest = max(deepest, s.depth)
+        }
+        return (nodes, deepest + 1)
+    }
 }
 
 /// Immutable heap storage for a large optional field of `ViewNode`: a copy of the node

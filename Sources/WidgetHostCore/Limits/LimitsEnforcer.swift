@@ -49,9 +49,8 @@ public final class LimitsEnforcer: TimelineLimits {
             return "timeline rejected: \(entries.count) entries (limit maxEntries \(l.maxEntries))"
         }
         for (i, e) in entries.enumerated() {
-            let depth = e.view.depth
+            let (nodes, depth) = e.view.size
             if depth > l.maxTreeDepth { return "timeline rejected: entry \(i) has a view tree \(depth) deep (limit maxTreeDepth \(l.maxTreeDepth))" }
-            let nodes = e.view.nodeCount
             if nodes > l.maxTreeNodes { return "timeline rejected: entry \(i) has \(nodes) view nodes (limit maxTreeNodes \(l.maxTreeNodes))" }
         }
         return nil
