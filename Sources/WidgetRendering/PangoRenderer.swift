@@ -14,14 +14,15 @@ public enum PangoRenderer {
     public static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
-        for c in s {
+        // By scalar: a `<` followed by a combining mark is one Character, which no case matches.
+        for c in s.unicodeScalars {
             switch c {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "'": out += "&apos;"
             case "\"": out += "&quot;"
-            default: out.append(c)
+            default: out.unicodeScalars.append(c)
             }
         }
         return out

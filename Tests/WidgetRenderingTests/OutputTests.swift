@@ -90,3 +90,8 @@ private let now = Date(timeIntervalSince1970: 1_795_269_900)  // 2026-11-21 14:0
         #expect(LiveDateFormatter.format(dt, now: t.addingTimeInterval(-0.01)) == LiveDateFormatter.format(dt, now: now))
     }
 }
+
+/// A markup character followed by a combining mark is one Character; it must still be escaped.
+@Test func pangoEscapesMarkupCharactersUnderCombiningMarks() {
+    #expect(PangoRenderer.escape("a<\u{338}b &\u{301} \"\u{300}") == "a&lt;\u{338}b &amp;\u{301} &quot;\u{300}")
+}

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OpenWidgetKit
+import WidgetRendering
 
 /// The line `widgethost follow` prints for one state of `out/<id>.json`, per bar convention:
 /// `text` (i3blocks, eww), `waybar` (a `custom` module's JSON: text, alt, tooltip, class,
@@ -11,7 +12,7 @@ public enum FollowFormatter {
     public static func line(_ o: WidgetOutput, format: Format, widgethost: String = "widgethost") -> String {
         switch format {
         case .text: return flat(o.text)
-        case .pango: return flat(o.pango ?? I3BarSink.escapePango(o.text))
+        case .pango: return flat(o.pango ?? PangoRenderer.escape(o.text))
         case .json: return String(decoding: o.jsonData(), as: UTF8.self)
         case .waybar:
             struct Waybar: Encodable { var text: String; var alt: String?; var tooltip: String?; var `class`: [String]; var percentage: Int? }

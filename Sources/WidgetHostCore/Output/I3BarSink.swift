@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WidgetRendering
 
 /// `run --stdout i3bar`: the i3bar/swaybar protocol (DESIGN §8). The header
 /// `{"version":1,"click_events":true,"stop_signal":0}`, then an endless array with one status
@@ -60,7 +61,7 @@ public final class I3BarSink: OutputSink {
         let short = shortText(o.text)
         var b = Block(full_text: o.pango ?? o.text, short_text: short == o.text ? nil : short, color: nil,
                       name: o.id, instance: o.kind, urgent: nil, markup: o.pango == nil ? nil : "pango")
-        if o.pango != nil, let s = b.short_text { b.short_text = escapePango(s) }
+        if o.pango != nil, let s = b.short_text { b.short_text = PangoRenderer.escape(s) }
         if o.error != nil && o.text.isEmpty {
             b.full_text = "\(o.id): error"; b.short_text = nil; b.markup = nil
             b.urgent = true; b.color = "#FF5555"
@@ -76,10 +77,6 @@ public final class I3BarSink: OutputSink {
         for sep in ["  ", " · ", " | "] { if let r = s.firstRange(of: sep) { s = s[..<r.lowerBound] } }
         if s.count > 16 { s = s.prefix(15) + "…" }
         return String(s)
-    }
-
-    static func escapePango(_ s: String) -> String {
-        s.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
     }
 
     public static func statusLine(_ outputs: [WidgetOutput], sortByRelevance: Bool) -> String {
