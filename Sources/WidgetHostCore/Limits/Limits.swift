@@ -72,7 +72,7 @@ extension Limits {
             case "maxEntries": (1, 1_000_000)
             case "maxTreeNodes": (1, 10_000_000)
             case "maxTreeDepth": (1, 10_000)
-            case "maxResponseBytes": (1024, 1_073_741_824)
+            case "maxResponseBytes": (1024, Double(Framing.defaultMaxFrame))  // the host reads no larger frame
             case "workerMemoryMB": (0, 1_048_576)
             case "viewRenderMilliseconds": (0, 600_000)
             default: (1, 1000) // quarantineAfterFailures
