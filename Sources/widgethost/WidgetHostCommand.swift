@@ -40,8 +40,9 @@ enum Main {
             do {
                 WorkerMain.run(try WorkerOptions.parse(rest))
             } catch {
-                let message = "Error: \(error)\nUsage: widgethost worker --plugin <plugin> [--max-frame <n>] [--memory-mb <n>] "
-                    + "[--max-response-bytes <n>] [--view-deadline-ms <n>]\n"
+                // One line in the worker's failure format: the host reports a worker's last line.
+                let message = "widgethost worker: \(error) (usage: widgethost worker --plugin <plugin> [--max-frame <n>] "
+                    + "[--memory-mb <n>] [--max-response-bytes <n>] [--view-deadline-ms <n>])\n"
                 _ = message.withCString { write(2, $0, strlen($0)) }
                 exit(64)
             }

@@ -70,7 +70,7 @@ final class DaemonRuntime {
 
     private func watchPlugins() {
         let dir = host.config.paths.plugins
-        guard dir != watchedPluginDir else { return }
+        guard dir != watchedPluginDir || pluginWatcher == nil else { return }  // retried until the watch holds
         pluginWatcher?.close()
         watchedPluginDir = dir
         pluginWatcher = UVFileWatcher(loop: loop, path: dir) { [weak self] _, _, _ in self?.host.pluginFolderChanged() }

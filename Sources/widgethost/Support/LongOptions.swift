@@ -26,7 +26,7 @@ struct LongOptions {
                 guard value == nil else { throw Invalid(description: "'--\(name)' takes no value") }
                 values[name] = ""
             } else if valued.contains(name) {
-                if value == nil, i < arguments.count { value = arguments[i]; i += 1 }
+                if value == nil, i < arguments.count, !arguments[i].hasPrefix("--") { value = arguments[i]; i += 1 }
                 guard let value else { throw Invalid(description: "missing value for '--\(name)'") }
                 values[name] = value
             } else {
