@@ -19,7 +19,9 @@ import Glibc
         var calls = 0
         let enforcer: LimitsEnforcer
         var scheduler: TimelineScheduler!
-        init(logger: Logger, budget: Int, state: String? = nil, limits: Limits? = nil,
+        /// `answerDelay`: seconds of virtual time between a request and its answer (a slow
+        /// provider); the answer is what `timeline` returned at request time.
+        init(logger: Logger, budget: Int, state: String? = nil, limits: Limits? = nil, answerDelay: Double = 0,
              timeline: @escaping (Harness) -> WireResponse) {
             var config = HostConfig(paths: .init(plugins: "/nonexistent", out: "/nonexistent", containers: "/nonexistent",
                                                  state: state ?? "/nonexistent"))
@@ -29,7 +31,9 @@ import Glibc
             let publisher = OutputPublisher(sinks: [sink])
             scheduler = TimelineScheduler(loop: loop, renderer: StandardEntryRenderer(), publisher: publisher, logger: logger) { [unowned self] _, _, reply in
                 self.calls += 1
-                reply(.success(timeline(self)))
+                let answer = timeline(self)
+                guard answerDelay > 0 else { reply(.success(answer)); return }
+                self.loop.makeTimer { reply(.success(answer)) }.schedule(after: answerDelay)
             }
             scheduler.limits = enforcer
             scheduler.setInstances([InstanceSpec(id: "w", bundleName: "b.so", kind: "k", family: .systemSmall, outputs: [.stdout])])
@@ -67,6 +71,45 @@ import Glibc
         for _ in 0..<60 { h.loop.advance(by: 1) }
         #expect(h.calls == 1, "no reload within a minute of a past .atEnd timeline")
         h.loop.advance(by: 240)
+        #expect(h.calls == 2)
+    }
+
+    /// CardioBot's provider: one entry dated when the provider ran, `.atEnd`. The entry is a
+    /// moment after the request but over when the answer arrives: it must wait like a past
+    /// timeline, not reload every `minReloadSeconds` (61 requests in 70 s before the fix).
+    @Test func anAtEndTimelineOverOnArrivalWaitsFiveMinutes() {
+        let h = Harness(logger: logger, budget: 60, answerDelay: 0.2) { h in
+            WireResponse(ok: true, entries: [textEntry(h.loop.now + 0.05, "now")], policy: WirePolicy(type: "atEnd"))
+        }
+        h.loop.advance(by: 70)
+        #expect(h.calls == 1, "one request in 70 s, not one a second")
+        #expect(h.last?.stale == false)
+        h.loop.advance(by: 300)
+        #expect(h.calls == 2, "reloaded five minutes after the answer arrived")
+    }
+
+    /// A provider slower than its own `.after` interval (9 s to answer `.after(now + 5 s)`):
+    /// the answer arrives past its date, so it waits like a past timeline instead of being
+    /// reloaded, and charged, on every arrival.
+    @Test func anAnswerArrivingAfterItsOwnAfterDateWaits() {
+        let h = Harness(logger: logger, budget: 60, answerDelay: 9) { h in
+            WireResponse(ok: true, entries: [textEntry(h.loop.now, "tick")], policy: WirePolicy(type: "after", date: h.loop.now + 5))
+        }
+        h.loop.advance(by: 120)
+        #expect(h.calls == 1)
+        #expect(h.enforcer.ledger.charges["w"]?.count ?? 0 == 0, "no budgeted reload yet")
+        h.loop.advance(by: 200)
+        #expect(h.calls == 2)
+    }
+
+    /// A timeline with a future end still reloads at its end, as before.
+    @Test func anAtEndTimelineWithAFutureEntryReloadsAtItsEnd() {
+        let h = Harness(logger: logger, budget: 60, answerDelay: 0.2) { h in
+            WireResponse(ok: true, entries: [textEntry(h.loop.now, "a"), textEntry(h.loop.now + 30, "b")], policy: WirePolicy(type: "atEnd"))
+        }
+        h.loop.advance(by: 29)
+        #expect(h.calls == 1)
+        h.loop.advance(by: 2)
         #expect(h.calls == 2)
     }
 

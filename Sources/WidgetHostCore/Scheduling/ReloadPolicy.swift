@@ -19,22 +19,24 @@ public enum ReloadPolicy: Equatable, Sendable {
         }
     }
 
-    /// The earliest next reload for a timeline of `entries` requested at `requestedAt`, never
-    /// sooner than `minInterval` after that request (a plugin that answers `.atEnd` with one entry
-    /// dated now must not make the host spin). nil: none scheduled.
+    /// The earliest next reload for a timeline of `entries` requested at `requestedAt` and
+    /// received at `arrivedAt`, never sooner than `minInterval` after the request (a plugin that
+    /// answers `.atEnd` with one entry dated now must not make the host spin). nil: none scheduled.
     ///
-    /// A timeline that was already over when it was requested (`.atEnd` whose last entry is not
-    /// after the request, `.after` a date not after it) waits at least `pastTimelineInterval`
-    /// (WidgetKit waits about 5 minutes), so a plugin answering with a stale date cannot spend
-    /// its whole reload budget in a minute.
-    public func nextReload(entries: [WireEntry], requestedAt: Date, minInterval: Double, pastTimelineInterval: Double = 0) -> Date? {
+    /// A timeline that is already over when it arrives (`.atEnd` whose last entry is not after
+    /// the arrival, `.after` a date not after it) waits at least `pastTimelineInterval` from the
+    /// arrival (WidgetKit waits about 5 minutes). So neither a provider that dates its one entry
+    /// "now" nor one slower than its own `.after` interval can reload in a loop and spend its
+    /// whole reload budget in a minute.
+    public func nextReload(entries: [WireEntry], requestedAt: Date, arrivedAt: Date, minInterval: Double,
+                           pastTimelineInterval: Double = 0) -> Date? {
         let floor = requestedAt.addingTimeInterval(minInterval)
-        let pastFloor = requestedAt.addingTimeInterval(max(minInterval, pastTimelineInterval))
+        let pastFloor = max(floor, arrivedAt.addingTimeInterval(max(minInterval, pastTimelineInterval)))
         switch self {
         case .atEnd:
-            let end = entries.map(\.date).max() ?? requestedAt
-            return end <= requestedAt ? pastFloor : max(end, floor)
-        case .after(let d): return d <= requestedAt ? pastFloor : max(d, floor)
+            let end = entries.map(\.date).max() ?? arrivedAt
+            return end <= arrivedAt ? pastFloor : max(end, floor)
+        case .after(let d): return d <= arrivedAt ? pastFloor : max(d, floor)
         case .never: return nil
         }
     }

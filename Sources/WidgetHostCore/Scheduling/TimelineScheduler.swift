@@ -216,7 +216,7 @@ public final class TimelineScheduler {
                 inst.entries = sorted
                 inst.acceptedPolicy = r.policy
                 inst.policy = ReloadPolicy(r.policy)
-                inst.nextReload = inst.policy.nextReload(entries: inst.entries, requestedAt: inst.lastRequest ?? now,
+                inst.nextReload = inst.policy.nextReload(entries: inst.entries, requestedAt: inst.lastRequest ?? now, arrivedAt: now,
                                                          minInterval: settings.minReloadSeconds,
                                                          pastTimelineInterval: limits?.pastTimelineReloadSeconds(inst.spec) ?? 0)
                 inst.nextReloadBudgeted = true
