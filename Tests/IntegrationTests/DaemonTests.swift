@@ -41,12 +41,20 @@ import Glibc
         d.writeContainer("group.probe", "value.txt", "hello")
         #expect(eventually { d.text(id) == "v1 hello #0" }, "stderr:\n\(d.stderr)")
         print("container write → output: \(Int((monotonicNow() - start) * 1000)) ms (polled every 20 ms)")
-        // A new subdirectory is watched too.
+        // A new subdirectory is watched too. Wait for the reload its creation causes (the watcher
+        // adds the new directory's watch on that event), then write into it until a reload
+        // follows: no sleep that assumes how fast the watch is added.
+        func changes() -> Int { d.stderr.components(separatedBy: "container group.probe changed").count }
+        let beforeMkdir = changes()
         mkdir(d.dir.path + "/containers/group.probe/sub", 0o700)
-        usleep(300_000)
-        let before = d.stderr.components(separatedBy: "container group.probe changed").count
-        FileManagerFree.write(d.dir.path + "/containers/group.probe/sub/x", "1")
-        #expect(eventually { d.stderr.components(separatedBy: "container group.probe changed").count > before })
+        #expect(eventually { changes() > beforeMkdir }, "stderr:\n\(d.stderr)")
+        let before = changes()
+        var writes = 0
+        #expect(eventually {
+            writes += 1
+            FileManagerFree.write(d.dir.path + "/containers/group.probe/sub/x", "\(writes)")
+            return changes() > before
+        }, "stderr:\n\(d.stderr)")
     }
 
     @Test func replacementServesTheNewVersionAndABrokenOneKeepsTheOld() throws {

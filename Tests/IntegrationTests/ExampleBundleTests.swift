@@ -12,7 +12,9 @@ import Glibc
     func worker(_ product: String, containers: String? = nil) throws -> BlockingWorkerClient {
         let so = TestPaths.plugin(product)
         try #require(FileManagerFree.exists(so), "\(so) is missing: run `swift build` before `swift test` (scripts/test.sh does)")
-        var env = ["TZ": "UTC"]
+        // Every worker's wall clock stands at `fixedTestInstant` in UTC: what the widgets show
+        // and when their policies reload do not depend on the day the tests run.
+        var env = try shiftedClockEnvironment(at: fixedTestInstant)
         if let containers { env["WIDGETHOST_CONTAINERS"] = containers }
         return try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost, environment: env)
     }
@@ -70,9 +72,8 @@ import Glibc
         #expect(texts.contains("kcal"))
         let policyDate = try #require(r.policy?.date).timeIntervalSince1970
         #expect(r.policy?.type == "after")
-        #expect(policyDate.truncatingRemainder(dividingBy: 86_400) == 0, "not midnight UTC")
-        #expect(policyDate > Date().timeIntervalSince1970)
-        #expect(policyDate <= Date().timeIntervalSince1970 + 86_400)
+        // The next midnight after the worker's now (Thursday 19 November 2026, 09:30 UTC).
+        #expect(policyDate == 1_795_132_800, "not the next midnight UTC")
     }
 
     @Test func habitReadsSharedDefaultsAndItsLogButtonCounts() throws {
@@ -136,7 +137,7 @@ import Glibc
         setenv("WIDGETHOST_CONTAINERS", dir.path, 1)
         defer { unsetenv("WIDGETHOST_CONTAINERS") }
         let defaults = try #require(SharedDefaults(suiteName: "group.com.cardiobot"))
-        let today = Double(Int(Date().timeIntervalSince1970) / 86_400 * 86_400)
+        let today = Double(Int(fixedTestInstant.timeIntervalSince1970) / 86_400 * 86_400)
         // 10 vigorous minutes at 09:00 UTC and 5 moderate ones at 18:00 (age 29: max 191).
         func sample(hour: Double, minute: Int, bpm: Double) -> JSONValue {
             let start: Double = today + hour * 3600 + Double(minute) * 60

@@ -13,9 +13,11 @@ import Glibc
 /// `WIDGETHOST_UPDATE_GOLDENS=1 swift test --skip-build --filter ExampleGoldenTests`, then read
 /// the diff.
 ///
-/// Entries are chosen to be deterministic: snapshots with fixed data (Habit, Stats, CardioBot
-/// over a seeded container), Clocky's entry at second 0 with its time digits masked, and the
-/// system bundle's placeholders (its live values differ on every run).
+/// Every worker runs with its wall clock at `fixedTestInstant` in UTC (`shiftedClockEnvironment`),
+/// so no golden depends on today's date, the machine's time zone or its speed. Entries are chosen
+/// to be deterministic: snapshots with fixed data (Habit, Stats, CardioBot over a seeded
+/// container), Clocky's first entry at second 0, and the system bundle's placeholders (its live
+/// values — CPU, memory — differ on every run).
 @Suite struct ExampleGoldenTests {
     static let goldenDir = TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/goldens"
 
@@ -35,7 +37,8 @@ import Glibc
         let dir = TempDir(); defer { dir.remove() }
         if product == "CardioBotWidgets" { try seedCardioBot(dir.path) }
         let worker = try BlockingWorkerClient(pluginPath: TestPaths.plugin(product), executable: TestPaths.widgethost,
-                                              environment: ["TZ": "UTC", "WIDGETHOST_CONTAINERS": dir.path])
+                                              environment: try shiftedClockEnvironment(at: fixedTestInstant)
+                                                  .merging(["WIDGETHOST_CONTAINERS": dir.path]) { $1 })
         let manifest = try #require(try worker.request(WireRequest(op: .describe)).manifest)
         var out = ""
         for widget in manifest.widgets where !(product == "SystemWidgets" && widget.kind == "battery") {
@@ -52,8 +55,7 @@ import Glibc
                 }
                 var options = RenderOptions()
                 options.now = entry.date
-                var text = TextRenderer.render(entry.view, family: family, options: options)
-                if pick == .clockyMinute { text = String(text.map { $0.isNumber ? "9" : $0 }) }
+                let text = TextRenderer.render(entry.view, family: family, options: options)
                 out += "== \(widget.kind) \(family.rawValue)\n\(text)\n"
             }
         }
@@ -73,12 +75,13 @@ import Glibc
         }
     }
 
-    /// Ten vigorous minutes at 09:00 and five moderate ones at 18:00 UTC today.
+    /// Ten vigorous minutes at 09:00 and five moderate ones at 18:00 UTC on the day of
+    /// `fixedTestInstant`.
     func seedCardioBot(_ containers: String) throws {
         setenv("WIDGETHOST_CONTAINERS", containers, 1)
         defer { unsetenv("WIDGETHOST_CONTAINERS") }
         let defaults = try #require(SharedDefaults(suiteName: "group.com.cardiobot"))
-        let today = Double(Int(Date().timeIntervalSince1970) / 86_400 * 86_400)
+        let today = Double(Int(fixedTestInstant.timeIntervalSince1970) / 86_400 * 86_400)
         var samples: [JSONValue] = []
         for m in 0..<10 { samples.append(.array([.number(today + 9 * 3600 + Double(m) * 60), .number(160)])) }
         for m in 0..<5 { samples.append(.array([.number(today + 18 * 3600 + Double(m) * 60), .number(125)])) }

@@ -91,9 +91,6 @@ import Glibc
             guard case .array(let controls)? = habitStatus()?.widget["controls"] else { return false }
             return controls.count == 2 && controls.contains { $0.objectValue?["isOn"] == .bool(true) }
         }, "stderr:\n\(h.stderr)")
-        // The toggle's perform wrote the shared defaults: let that container change's reloads
-        // (throttle window 100 ms) land before the reloads below, whose reason status must show.
-        usleep(400_000)
         // reload [kind]
         let before = h.stderr.components(separatedBy: "reloadTimelines(ofKind: MyAppWidget)").count
         let r = cli(dir, ["reload", "MyAppWidget"])
@@ -101,9 +98,12 @@ import Glibc
         #expect(eventually { h.stderr.components(separatedBy: "reloadTimelines(ofKind: MyAppWidget)").count > before })
         #expect(cli(dir, ["reload", "NoSuchKind"]).status == 1)
         #expect(cli(dir, ["reload"]).status == 0)
-        // status --json: bundles, instances, last reload and reason, controls.
+        // status --json: bundles, instances, last reload and reason, controls. The toggle's
+        // perform wrote the shared defaults, so a reload for that container change may still
+        // land after ours and take its place as the last reason: ask again until ours is last
+        // (no sleep that assumes how long the container's reloads take).
         #expect(eventually {
-            guard let (w, top) = habitStatus() else { return false }
+            guard cli(dir, ["reload"]).status == 0, let (w, top) = habitStatus() else { return false }
             return w["lastReloadReason"] == .string("reloadAllTimelines()") && w["lastReload"]?.stringValue != nil && top["bundles"] != nil
         }, "stderr:\n\(h.stderr)")
         let human = cli(dir, ["status"])

@@ -122,3 +122,32 @@ func compileCPlugin(_ source: String, in dir: String, name: String, defines: [St
 func buildCPlugin(in dir: String, name: String, defines: [String] = []) throws -> String {
     try compileCPlugin("Examples/CPlugin/hello_widget.c", in: dir, name: name, defines: defines)
 }
+
+/// A fixed instant the date-dependent tests render at: Thursday 19 November 2026, 09:30:00 UTC.
+/// Far from midnight in UTC, so a slow machine cannot carry a test into the next day.
+let fixedTestInstant = Date(timeIntervalSince1970: 1_795_080_600)
+
+/// The environment that runs a process tree with its wall clock at `instant` (and moving on from
+/// there), through `Fixtures/shifted_clock.c` preloaded, and in time zone `timeZone`. Plugins run
+/// unmodified: their `Date()` is the shifted clock. Correct when the test process itself runs
+/// shifted too (the suite run on another day): the offset is taken against the real clock.
+func shiftedClockEnvironment(at instant: Date, timeZone: String = "UTC") throws -> [String: String] {
+    let library = try #require(ShiftedClock.library, "cannot build Fixtures/shifted_clock.c")
+    let outer = getenv("SHIFTED_CLOCK_OFFSET").flatMap { Double(String(cString: $0)) } ?? 0
+    let offset = instant.timeIntervalSince1970 - Date().timeIntervalSince1970 + outer
+    return ["LD_PRELOAD": library, "SHIFTED_CLOCK_OFFSET": String(offset), "TZ": timeZone]
+}
+
+/// The shim, compiled once per test process into the build folder (rebuilt each run, renamed
+/// into place so parallel test processes never load a half-written file).
+private enum ShiftedClock {
+    static let library: String? = {
+        let dir = TestPaths.products + "/test-fixtures"
+        mkdir(dir, 0o755)
+        let out = dir + "/shifted_clock.so", temp = out + ".\(getpid()).tmp"
+        let r = run("/usr/bin/cc", ["-shared", "-fPIC", "-O2", "-o", temp,
+                                    TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/shifted_clock.c", "-ldl"])
+        guard r.status == 0, rename(temp, out) == 0 else { return nil }
+        return out
+    }()
+}
