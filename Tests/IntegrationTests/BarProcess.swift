@@ -15,7 +15,11 @@ final class BarProcess {
     let errPath: String
     private var exited: Int32?
 
-    init(_ program: String, _ args: [String], dir: String, name: String, stdoutPipe: Bool = false) throws {
+    /// What the child's stdin is: a pipe we write to (a bar), a file or device opened read-only
+    /// (`/dev/null`: systemd's `StandardInput=null`), or no descriptor at all.
+    enum Stdin { case pipe, file(String), closed }
+
+    init(_ program: String, _ args: [String], dir: String, name: String, stdoutPipe: Bool = false, stdin: Stdin = .pipe) throws {
         outPath = dir + "/\(name).out"; errPath = dir + "/\(name).err"
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
         try #require(pipe(&inPipe) == 0)
@@ -23,7 +27,12 @@ final class BarProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        switch stdin {
+        case .pipe: posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        case .file(let path): posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        case .closed: posix_spawn_file_actions_addclose(&actions, 0)
+        }
+        posix_spawn_file_actions_addclose(&actions, inPipe[0])
         posix_spawn_file_actions_addclose(&actions, inPipe[1])
         if stdoutPipe {
             posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)

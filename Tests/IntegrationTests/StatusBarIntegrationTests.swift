@@ -24,9 +24,34 @@ import Glibc
         return dir
     }
 
-    func host(_ dir: TempDir, _ extra: [String] = []) throws -> BarProcess {
+    func host(_ dir: TempDir, _ extra: [String] = [], stdin: BarProcess.Stdin = .pipe) throws -> BarProcess {
         try BarProcess(TestPaths.widgethost, ["run", "--config", dir.path + "/config.json", "--log-level", "debug"] + extra,
-                       dir: dir.path, name: "host")
+                       dir: dir.path, name: "host", stdin: stdin)
+    }
+
+    /// What systemd (`StandardInput=null`), a launcher or a shell redirect gives the status
+    /// command: stdin on /dev/null, on a regular file, or closed. The host serves the bar all the
+    /// same (clicks are simply not read) and stops cleanly. It used to abort inside libuv within
+    /// 0.14 s on /dev/null, leaving the control socket behind.
+    @Test(arguments: ["dev-null", "file", "closed"])
+    func i3barRunsWhenStdinIsNotAPipe(stdin: String) throws {
+        let dir = setUp(); defer { dir.remove() }
+        FileManagerFree.write(dir.path + "/clicks.txt", "[\n{\"name\":\"\(habit)\",\"button\":1}\n")
+        let kind: BarProcess.Stdin = switch stdin {
+        case "dev-null": .file("/dev/null")
+        case "file": .file(dir.path + "/clicks.txt")
+        default: .closed
+        }
+        let h = try host(dir, ["--stdout", "i3bar"], stdin: kind)
+        #expect(eventually { h.stdout.contains("Habit 0/8") }, "stderr:\n\(h.stderr)")
+        #expect(h.stdout.hasPrefix(#"{"version":1,"click_events":true,"stop_signal":0}"#))
+        // Still serving: a click through the control socket lands.
+        #expect(cli(dir, ["click", habit, "--target", "Log"]).status == 0)
+        #expect(eventually { text(dir, habit)?.contains("Habit 1/8") == true }, "stderr:\n\(h.stderr)")
+        #expect(h.stderr.contains("click events are not read"), "says why clicks are not read")
+        h.signal(SIGTERM)
+        #expect(h.waitForExit() == 0, "stderr:\n\(h.stderr)")
+        #expect(!FileManagerFree.exists(dir.path + "/state/control.sock"))
     }
 
     func text(_ dir: TempDir, _ id: String) -> String? { FileManagerFree.read(dir.path + "/out/\(id).txt") }

@@ -58,6 +58,7 @@ struct RunCommand: ParsableCommand {
 
     /// Runs the daemon until it stops; its exit status.
     static func start(config: String?, stdout: StdoutFormat, sort: SortOrder, noBudget: Bool, logLevel: String) -> Int32 {
+        StandardDescriptors.reopenClosedOnDevNull()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var h = StreamLogHandler.standardError(label: label)

@@ -57,10 +57,15 @@ final class DaemonControl {
         client.close()
     }
 
-    /// Reads i3bar click events from stdin and routes them to the widgets.
+    /// Reads i3bar click events from stdin and routes them to the widgets. Only a pipe or socket
+    /// is read (what i3bar and swaybar give their status command); stdin on /dev/null (systemd's
+    /// `StandardInput=null`), a file, a terminal or closed just means no clicks.
     func readClicks() {
+        if let why = UVPipe.unusableReason(fd: 0) {
+            logger.info("stdin is \(why): i3bar click events are not read"); return
+        }
         guard let pipe = UVPipe.open(loop: loop, fd: 0) else {
-            logger.warning("stdin is not a pipe: i3bar click events are not read"); return
+            logger.warning("stdin cannot be read as a pipe: i3bar click events are not read"); return
         }
         stdinPipe = pipe
         pipe.onData = { [weak self] chunk in
