@@ -172,6 +172,22 @@ func buildHostile(in dir: String, name: String, defines: [String]) throws -> Str
         }
     }
 
+    /// `preview` used to die of SIGPIPE (exit 141, no output) when the view body crashed the
+    /// worker: now it names the widget, the call and the signal, and goes on.
+    @Test func previewNamesTheWidgetWhoseViewCrashedItsWorker() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        FileManagerFree.write(dir.path + "/config.json", #"{"paths": {"containers": "containers"}}"#)
+        let w = run(TestPaths.widgethost, ["defaults", "write", "--config", dir.path + "/config.json", "group.hostileswift", "mode", "fatal"])
+        #expect(w.status == 0, "\(w.stderr)")
+        let r = run(TestPaths.widgethost, ["preview", TestPaths.plugin("HostileSwiftWidget")],
+                    environment: ["WIDGETHOST_CONTAINERS": dir.path + "/containers"])
+        #expect(r.status == 1, "exit \(r.status)\nstdout:\n\(r.stdout)\nstderr:\n\(r.stderr)")
+        #expect(r.stdout.contains("placeholder:") && r.stdout.contains("calm"), "what rendered before the crash is shown")
+        #expect(r.stdout.contains("timeline: ERROR"), "\(r.stdout)")
+        #expect(r.stderr.contains("hostileswift (systemSmall) timeline crashed its worker"), "\(r.stderr)")
+        #expect(r.stderr.contains("signal") && r.stderr.contains("Fatal error: hostile view body"), "\(r.stderr)")
+    }
+
     @Test func anInfiniteLoopInAViewBodyIsKilledAtTheRenderTimeLimit() throws {
         try withHostile(swiftFixture(mode: "loop")) { d in
             #expect(eventually { !swiftError(d).isEmpty }, "\(d.stderr.suffix(2000))")

@@ -26,7 +26,10 @@ public final class BlockingWorkerClient {
     private var exited: Int32?
 
     /// Spawns `executable worker --plugin pluginPath` (`executable` defaults to this process's binary).
+    /// Ignores SIGPIPE in this process: a write to a worker that died must fail with EPIPE and be
+    /// reported (`request` throws, naming the signal), not kill the caller silently.
     public init(pluginPath: String, executable: String = "/proc/self/exe", environment: [String: String] = [:]) throws {
+        signal(SIGPIPE, SIG_IGN)
         self.pluginPath = pluginPath
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
         guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else {
@@ -115,12 +118,16 @@ public final class BlockingWorkerClient {
         let line = lastStderrLine()
         let how: String
         if status & 0x7f == 0 { how = "exited with status \((status >> 8) & 0xff)" }
-        else { how = "was killed by signal \(status & 0x7f)" }
+        else { how = "was killed by signal \(status & 0x7f) (\(String(cString: strsignal(status & 0x7f))))" }
         if let line, !line.isEmpty { return Failure(description: line.hasPrefix("widgethost worker:") ? line : "worker \(how): \(line)") }
         return Failure(description: "\(pluginPath): worker \(how)")
     }
 
-    /// The last non-empty line the worker wrote to stderr.
+    /// Whether the worker has ended (a request saw it die); every later request fails.
+    public var hasExited: Bool { exited != nil }
+
+    /// The last non-empty line the worker wrote to stderr, passing over the stack trace the Swift
+    /// runtime prints after a fatal error, so the reason (`file.swift:32: Fatal error: …`) shows.
     public func lastStderrLine() -> String? {
         let size = lseek(stderrFile, 0, SEEK_END)
         guard size > 0 else { return nil }
@@ -129,7 +136,11 @@ public final class BlockingWorkerClient {
         let n = pread(stderrFile, &bytes, bytes.count, off_t(start))
         guard n > 0 else { return nil }
         let text = String(decoding: bytes[0..<n], as: UTF8.self)
-        return text.split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) }).map(String.init)
+        var lines = text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+        if let trace = lines.lastIndex(where: { $0.hasPrefix("Current stack trace:") }), trace > 0 {
+            lines.removeSubrange(trace...)
+        }
+        return lines.last.map(String.init)
     }
 }
 

@@ -48,7 +48,7 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let path = ConfigSource.absolute(plugin)
-        let worker: BlockingWorkerClient
+        var worker: BlockingWorkerClient
         let manifest: BundleManifest
         do {
             worker = try BlockingWorkerClient(pluginPath: path)
@@ -92,6 +92,13 @@ struct PreviewCommand: ParsableCommand {
                     } catch {
                         failures += 1
                         print("\(op.rawValue): ERROR \(error)")
+                        // A crash in this widget's code must not hide the others: name it, and
+                        // go on in a fresh worker.
+                        if worker.hasExited {
+                            ControlClient.printError("preview: \(widget.kind) (\(fam.rawValue)) \(op.rawValue) crashed its worker: \(error)")
+                            guard let fresh = try? BlockingWorkerClient(pluginPath: path) else { throw ExitCode(1) }
+                            worker = fresh
+                        }
                     }
                 }
             }
