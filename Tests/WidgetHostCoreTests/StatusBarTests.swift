@@ -2,6 +2,7 @@ import FoundationEssentials
 import Logging
 import OpenWidgetKit
 import Testing
+import WidgetRendering
 @testable import WidgetHostCore
 
 /// Issue 5 in the core: the i3bar protocol (blocks, order, clicks), the control codec, click
@@ -142,8 +143,23 @@ import Testing
         #expect(FollowFormatter.line(o, format: .text) == "12:00 50%")
         #expect(FollowFormatter.line(o, format: .waybar) == #"{"alt":"clock","class":["systemSmall"],"percentage":50,"text":"12:00 50%","tooltip":"noon"}"#)
         #expect(FollowFormatter.line(o, format: .pango) == "12:00 50%")
-        #expect(FollowFormatter.line(o, format: .polybar) == "%{A1:widgethost click clock:}12:00 50%%%{A}")
+        // polybar 3.6 prints `%%` as two characters: a `%` stays one.
+        #expect(FollowFormatter.line(o, format: .polybar) == "%{A1:widgethost click clock:}12:00 50%%{A}")
         #expect(FollowFormatter.line(o, format: .json).hasPrefix("{"))
+    }
+
+    /// Styled runs reach polybar as its colour tags, as they reach waybar as Pango spans; text
+    /// that looks like a tag is shown, not parsed.
+    @Test func polybarGetsColourTagsAndEscapedText() {
+        var o = output("cpu", "CPU 6% %{F#f00}")
+        o.pango = ##"<b>CPU</b> <span foreground="#34C759">6%</span> <span foreground="#FF3B30" alpha="50%">%{F#f00} &amp; &lt;x&gt;</span>"##
+        #expect(FollowFormatter.line(o, format: .polybar)
+                == "%{A1:widgethost click cpu:}CPU %{F#34C759}6%%{F-} %{F#80FF3B30}%\u{200B}{F#f00} & <x>%{F-}%{A}")
+        o.pango = nil
+        #expect(FollowFormatter.line(o, format: .polybar) == "%{A1:widgethost click cpu:}CPU 6% %\u{200B}{F#f00}%{A}")
+        // Nested colours restore the outer one.
+        #expect(PolybarMarkup.fromPango(##"<span foreground="#111111">a<span foreground="#222222">b</span>c</span>"##)
+                == "%{F#111111}a%{F#222222}b%{F#111111}c%{F-}")
     }
 
     @Test func openerAndSocketConfig() throws {
