@@ -9,4 +9,17 @@
 static inline int widgethost_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0UL, 0UL, 0UL);
 }
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* pidfd_open(2) (Linux 5.3): a descriptor that becomes readable when the process ends. glibc's
+   wrapper is not in every header set and syscall() is variadic, which Swift cannot call. */
+static inline int widgethost_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    return -1;
+#endif
+}
 #endif

@@ -179,6 +179,50 @@ import Glibc
         #expect(f.waitForExit(timeout: 5) == 0, "stderr:\n\(f.stderr)")
     }
 
+    /// A host killed with -9 (or stopped) must not leave the bar showing a clock frozen at its
+    /// last second: `follow` sees the process end (pidfd) and prints the widget as stale; a new
+    /// host on the same directory brings it back.
+    @Test func followMarksTheWidgetStaleWhileNoHostRuns() throws {
+        let dir = setUp(); defer { dir.remove() }
+        let h = try host(dir)
+        #expect(eventually { text(dir, habit) != nil }, "stderr:\n\(h.stderr)")
+        let f = try BarProcess(TestPaths.widgethost, ["follow", habit, "--config", dir.path + "/config.json", "--format", "waybar"],
+                               dir: dir.path, name: "follow", stdoutPipe: true)
+        let first = try #require(f.readLine(), "stderr:\n\(f.stderr)")
+        #expect(!first.contains("stale"), "\(first)")
+        h.signal(SIGKILL)
+        _ = h.waitForExit()
+        let gone = try #require(f.readLine(), "stderr:\n\(f.stderr)")
+        let obj = try WireCodec.decode([String: JSONValue].self, from: Data(gone.utf8))
+        #expect(obj["class"]?.arrayValue?.contains(.string("stale")) == true, "\(gone)")
+        #expect(obj["text"]?.stringValue?.contains("Habit 0/8") == true, "the last output stays, marked")
+        #expect(f.stderr.contains("no host is writing"), "\(f.stderr)")
+        let again = try host(dir)
+        let back = try #require(f.readLine(), "stderr:\n\(f.stderr)\nhost:\n\(again.stderr)")
+        #expect(!back.contains("stale"), "\(back)")
+        #expect(eventually { again.stderr.contains("widgethost running") }, "signal handlers installed")
+        again.signal(SIGTERM)
+        #expect(again.waitForExit() == 0)
+    }
+
+    /// A widget id that is not there: say which directory was read and what is there, exit 1;
+    /// with --wait, wait for it (a bar that starts before the host).
+    @Test func followNamesTheDirectoryWhenTheWidgetIsNotThere() throws {
+        let dir = setUp(); defer { dir.remove() }
+        let r = cli(dir, ["follow", "no-such-widget"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("no widget \"no-such-widget\" in \(dir.path)/out") && r.stderr.contains("--wait"), "\(r.stderr)")
+        let f = try BarProcess(TestPaths.widgethost, ["follow", habit, "--config", dir.path + "/config.json", "--wait"],
+                               dir: dir.path, name: "follow", stdoutPipe: true)
+        #expect(eventually { f.stderr.contains("waiting for the widget") }, "\(f.stderr)")
+        let h = try host(dir)
+        let line = try #require(f.readLine(), "follow:\n\(f.stderr)\nhost:\n\(h.stderr)")
+        #expect(line.contains("Habit 0/8"), "\(line)")
+        #expect(eventually { h.stderr.contains("widgethost running") }, "signal handlers installed")
+        h.signal(SIGTERM)
+        #expect(h.waitForExit() == 0)
+    }
+
     @Test func i3blocksShowsTheHostOutputThroughAPersistBlock() throws {
         guard let i3blocks = which("i3blocks") else {
             print("skipped: i3blocks is not installed (scripts/install-deps.sh installs it)"); return
@@ -222,7 +266,7 @@ import Glibc
         let d = try RunningDaemon()
         d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_TIMER", "PROBE_STEP=4"]), as: "probe.so")
         let id = "probe-systemSmall"
-        let f = try BarProcess(TestPaths.widgethost, ["follow", id, "--out", d.dir.path + "/out", "--format", "text"],
+        let f = try BarProcess(TestPaths.widgethost, ["follow", id, "--out", d.dir.path + "/out", "--format", "text", "--wait"],
                                dir: d.dir.path, name: "follow", stdoutPipe: true)
         var lines: [String] = []
         let start = monotonicNow()

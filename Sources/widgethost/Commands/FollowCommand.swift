@@ -28,6 +28,9 @@ struct FollowCommand: ParsableCommand {
     @Option(name: .long, help: "The config file the host runs with (to find its output directory).")
     var config: String?
 
+    @Flag(name: .long, help: "Wait for a widget that is not there yet (for bars that start before the host) instead of exiting 1.")
+    var wait = false
+
     func validate() throws {
         guard FollowFormatter.Format(rawValue: format) != nil else {
             throw ValidationError("unknown format \"\(format)\" (text, waybar, pango, json, polybar)")
@@ -44,31 +47,49 @@ struct FollowCommand: ParsableCommand {
             }
         }
         ignoreSIGPIPE()
-        let follower = Follower(directory: dir, id: id, format: fmt)
+        let follower = Follower(directory: dir, id: id, format: fmt, wait: wait)
         throw ExitCode(follower.run())
     }
 }
 
 /// The loop of `follow`. Loop thread only.
+///
+/// Besides the widget's file it watches the host that writes the directory (`HostPresence`: a
+/// pidfd on the pid in `.widgethost.pid`): while no host runs, the last output is printed as
+/// stale (class `stale`, greyed where the format has colours) instead of a clock frozen at its
+/// last second; a host that starts again rewrites the file and its outputs.
 final class Follower {
     private let loop = UVLoop()
     private let directory: String
     private let id: String
     private let format: FollowFormatter.Format
+    private let wait: Bool
     private var watcher: UVFileWatcher?
     private var hangup: UVPoll?
+    private var hostWatch: UVProcessExitWatch?
+    private var hostGone = false
     private var last: String?
     private var status: Int32 = 0
 
-    init(directory: String, id: String, format: FollowFormatter.Format) {
-        self.directory = directory; self.id = id; self.format = format
+    init(directory: String, id: String, format: FollowFormatter.Format, wait: Bool) {
+        self.directory = directory; self.id = id; self.format = format; self.wait = wait
     }
 
     func run() -> Int32 {
+        if !FileIO.exists(directory + "/" + id + ".json") {
+            let others = (FileIO.list(directory) ?? []).filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+            ClientOutput.error("widgethost follow: no widget \"\(id)\" in \(directory)"
+                               + (FileIO.isDirectory(directory) ? "" : " (the directory does not exist)")
+                               + (others.isEmpty ? "" : "; widgets there: " + others.prefix(12).joined(separator: ", ") + (others.count > 12 ? ", …" : ""))
+                               + ". Is the host running with this configuration? Name it with --config FILE or --out DIR"
+                               + (wait ? "; waiting for the widget (--wait)." : ", or add --wait for bars that start before the host."))
+            if !wait { return 1 }
+        }
         try? FileIO.makeDirectories(directory)
         watcher = UVFileWatcher(loop: loop, path: directory) { [weak self] name, _, _ in
-            guard let self, name == nil || name == self.id + ".json" else { return }
-            self.emitIfChanged()
+            guard let self else { return }
+            if name == nil || name == HostPresence.fileName { self.watchHost() }
+            if name == nil || name == self.id + ".json" { self.emitIfChanged() }
         }
         if watcher == nil {
             ClientOutput.error("widgethost follow: cannot watch \(directory)")
@@ -80,15 +101,37 @@ final class Follower {
         let flags = fcntl(1, F_GETFL)
         hangup = UVPoll(loop: loop, fd: 1) { [weak self] status in if status < 0 { self?.stop() } }
         if flags >= 0 { _ = fcntl(1, F_SETFL, flags) }
+        watchHost()
         emitIfChanged()
         loop.run()
         loop.close()
         return status
     }
 
+    /// (Re)reads `.widgethost.pid` and watches that process; no record or no such process means
+    /// the host is gone.
+    private func watchHost() {
+        hostWatch?.close(); hostWatch = nil
+        if let r = HostPresence.read(in: directory), HostPresence.isRunning(r),
+           let w = UVProcessExitWatch(loop: loop, pid: r.pid, ended: { [weak self] in self?.hostEnded() }) {
+            hostWatch = w
+            if hostGone { hostGone = false; emitIfChanged() }
+        } else if !hostGone {
+            hostEnded()
+        }
+    }
+
+    private func hostEnded() {
+        hostWatch?.close(); hostWatch = nil
+        hostGone = true
+        ClientOutput.error("widgethost follow: no host is writing \(directory): \(id) is shown as stale until one starts")
+        emitIfChanged()
+    }
+
     private func emitIfChanged() {
         guard let data = FileIO.read(directory + "/" + id + ".json"), !data.isEmpty,
-              let o = try? JSONDecoder().decode(WidgetOutput.self, from: data) else { return }
+              var o = try? JSONDecoder().decode(WidgetOutput.self, from: data) else { return }
+        if hostGone { o = FollowFormatter.markedStale(o, reason: "widgethost is not running") }
         let line = FollowFormatter.line(o, format: format)
         guard line != last else { return }
         last = line
@@ -98,6 +141,7 @@ final class Follower {
     private func stop() {
         watcher?.close(); watcher = nil
         hangup?.close(); hangup = nil
+        hostWatch?.close(); hostWatch = nil
         loop.stop()
     }
 }

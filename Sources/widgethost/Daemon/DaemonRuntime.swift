@@ -23,6 +23,8 @@ final class DaemonRuntime {
     private var signals: [UVSignal] = []
     private var pluginWatcher: UVFileWatcher?
     private var watchedPluginDir: String?
+    /// The output directory `.widgethost.pid` was written to.
+    private var presenceDirectory: String?
     private var configWatcher: UVFileWatcher?
     private var configSettle: UVTimer?
     private var containerWatchers: [String: DirectoryTreeWatcher] = [:]
@@ -50,22 +52,37 @@ final class DaemonRuntime {
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.
     func run() -> Int32 {
+        // First, so a SIGTERM that arrives while the host starts stops it cleanly (libuv holds
+        // the signal until the loop runs) instead of killing it with the socket left behind.
+        signals.append(UVSignal(loop: loop, signal: SIGHUP) { [weak self] _ in self?.hangup() })
+        for s in [SIGTERM, SIGINT] {
+            signals.append(UVSignal(loop: loop, signal: s) { [weak self] n in self?.shutdown(signal: n) })
+        }
         host.onContainerDirectoriesChanged = { [weak self] dirs in self?.watchContainers(dirs) }
         i3bar?.start()
         control = DaemonControl(loop: loop, host: host, logger: logger)
         control?.listen(path: ControlSocketPath.resolve(host.config.paths, environment: ProcessEnvironment.current()))
         if i3bar != nil { control?.readClicks() }
+        publishPresence()
         host.start()
         watchPlugins()
         watchConfig()
-        signals.append(UVSignal(loop: loop, signal: SIGHUP) { [weak self] _ in self?.hangup() })
-        for s in [SIGTERM, SIGINT] {
-            signals.append(UVSignal(loop: loop, signal: s) { [weak self] n in self?.shutdown(signal: n) })
-        }
         logger.notice("widgethost running (pid \(getpid()), config \(source.path ?? "built-in defaults"))")
         loop.run()
         loop.close()
         return 0
+    }
+
+    /// Tells readers of `out/` which process writes it (`HostPresence`); moved with `paths.out`.
+    private func publishPresence() {
+        let out = host.config.paths.out
+        guard out != presenceDirectory else { return }
+        if let old = presenceDirectory { HostPresence.withdraw(from: old) }
+        presenceDirectory = out
+        do {
+            try FileIO.makeDirectories(out)
+            try HostPresence.publish(in: out)
+        } catch { logger.warning("cannot write \(out)/\(HostPresence.fileName): \(error)") }
     }
 
     private func watchPlugins() {
@@ -113,6 +130,7 @@ final class DaemonRuntime {
         case .success(let c):
             launcher.containersRoot = c.paths.containers
             host.apply(c)
+            publishPresence()
             watchPlugins()
         }
     }
@@ -122,6 +140,7 @@ final class DaemonRuntime {
         shuttingDown = true
         logger.notice("signal \(signal): shutting down")
         host.shutdown()
+        if let out = presenceDirectory { HostPresence.withdraw(from: out) }
         control?.close(); control = nil
         pluginWatcher?.close(); pluginWatcher = nil
         configWatcher?.close(); configWatcher = nil
