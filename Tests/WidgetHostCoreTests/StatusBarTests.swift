@@ -44,6 +44,49 @@ import WidgetRendering
         #expect(I3BarSink.block(output("x", "Habit 1/8  [Log]")).short_text == "Habit 1/8")
     }
 
+    /// `short_text` never cuts a word and keeps the values: it used to give `Habit 1/8 [⊕ Lo…`
+    /// and `◷ Sun 22 Nov 17…` (the time gone).
+    @Test func shortTextKeepsWholeWordsAndTheValues() {
+        #expect(I3BarSink.shortText("Habit 1/8 [⊕ Log] [ ] Done") == "Habit 1/8 Done")
+        #expect(I3BarSink.shortText("◷ Sun 22 Nov 17:56:03") == "◷ 22 17:56:03")
+        #expect(I3BarSink.shortText("♨ Habit: 6/8") == "♨ Habit: 6/8")
+        #expect(I3BarSink.shortText("Habit 0/8 [⊕ Log] [ ] Done today") == "Habit 0/8 Done")
+        #expect(I3BarSink.shortText("62% of the morning run today") == "62% of the")
+        #expect(I3BarSink.shortText("Supercalifragilisticexpialidocious") == "Supercalifragil…")
+        #expect(I3BarSink.shortText("1 2 3 4 5 6 7 8 9 10 11 12") == "6 7 8 9 10 11 12")
+    }
+
+    /// Only a widget's own colour becomes a bar background, not the semantic fill every iOS
+    /// widget sits on.
+    @Test func aContainerBackgroundColourReachesTheOutput() {
+        func rendered(_ spec: StyleSpec) -> String? {
+            var v = textEntry(Date(timeIntervalSince1970: 0), "Habit 1/8").view
+            var m = Modifiers(); m.containerBackground = spec
+            v.modifiers = m
+            return StandardEntryRenderer().render(v, family: .accessoryInline, now: Date(timeIntervalSince1970: 0)).background
+        }
+        #expect(rendered(StyleSpec(name: "green")) == "#34C759")
+        #expect(rendered(StyleSpec(rgba: [1, 0, 0, 1])) == "#FF0000")
+        #expect(rendered(StyleSpec(name: "fill.tertiary")) == nil)
+        #expect(rendered(StyleSpec(name: "red", opacity: 0.2)) == nil, "a faint tint is not a block background")
+    }
+
+    /// Fields i3bar draws: a width that does not jitter as digits change, and a widget's
+    /// container background as the block's background.
+    @Test func blocksCarryWidthAlignmentAndBackground() {
+        let clock = I3BarSink.block(output("clock", "◷ 17:56:03"))
+        #expect(clock.min_width == "◷ 00:00:00" && clock.align == "center")
+        #expect(clock.background == nil && clock.separator == nil)
+        var o = output("habit", "Habit 1/8")
+        o.background = "#34C759"
+        let pill = I3BarSink.block(o)
+        #expect(pill.background == "#34C759" && pill.border == "#34C759")
+        #expect(pill.separator == false && pill.separator_block_width == 15)
+        #expect(I3BarSink.block(output("w", "no digits")).min_width == nil)
+        let line = I3BarSink.statusLine([o], sortByRelevance: false)
+        #expect(line.contains(##""background":"#34C759""##) && line.contains(#""min_width":"Habit 0/0""#), "\(line)")
+    }
+
     @Test func clickParserReadsTheEndlessArrayInAnyChunks() {
         let stream = #"[\#n{"name":"w1","instance":"k","button":1,"x":10,"y":2}\#n,{"name":"w}{2\"","button":3,"modifiers":["Shift"]}\#n"#
         var whole = I3BarClickParser()

@@ -4,8 +4,9 @@ import WidgetRendering
 /// `run --stdout i3bar`: the i3bar/swaybar protocol (DESIGN §8). The header
 /// `{"version":1,"click_events":true,"stop_signal":0}`, then an endless array with one status
 /// line (an array of blocks) per change. One block per widget: `full_text`, `short_text`,
-/// `color`, `name` (the widget id), `instance` (its kind), `urgent`, and `markup: "pango"` when
-/// the rendering uses Pango styling. Removed widgets leave the line.
+/// `color`, `background`/`border`, `min_width`/`align`, `separator`/`separator_block_width`,
+/// `name` (the widget id), `instance` (its kind), `urgent`, and `markup: "pango"` when the
+/// rendering uses Pango styling (see `block`). Removed widgets leave the line.
 ///
 /// Blocks are ordered by widget id, or with `sortByRelevance` by the current entry's relevance
 /// (highest first; none counts as 0; ties by id). Threading: loop thread only.
@@ -40,9 +41,15 @@ public final class I3BarSink: OutputSink {
         public var full_text: String
         public var short_text: String?
         public var color: String?
+        public var background: String?
+        public var border: String?
+        public var min_width: String?
+        public var align: String?
         public var name: String
         public var instance: String
         public var urgent: Bool?
+        public var separator: Bool?
+        public var separator_block_width: Int?
         public var markup: String?
     }
 
@@ -57,13 +64,26 @@ public final class I3BarSink: OutputSink {
         return sorted.map(block)
     }
 
+    /// One widget's block. Text with digits gets a `min_width` of the same text with every
+    /// digit a `0`, centred, so a ticking clock or a changing percentage does not make the
+    /// blocks after it jitter. A widget with a `containerBackground` colour is drawn on it as a
+    /// pill (`background`, `border`, no separator line, a wider gap), as i3blocks users style
+    /// blocks by hand.
     public static func block(_ o: WidgetOutput) -> Block {
         let short = shortText(o.text)
         var b = Block(full_text: o.pango ?? o.text, short_text: short == o.text ? nil : short, color: nil,
                       name: o.id, instance: o.kind, urgent: nil, markup: o.pango == nil ? nil : "pango")
         if o.pango != nil, let s = b.short_text { b.short_text = PangoRenderer.escape(s) }
+        if o.text.contains(where: \.isNumber) {
+            b.min_width = String(o.text.map { $0.isNumber ? "0" : $0 })
+            b.align = "center"
+        }
+        if let bg = o.background {
+            b.background = bg; b.border = bg
+            b.separator = false; b.separator_block_width = 15
+        }
         if o.error != nil && o.text.isEmpty {
-            b.full_text = "\(o.id): error"; b.short_text = nil; b.markup = nil
+            b.full_text = "\(o.id): error"; b.short_text = nil; b.markup = nil; b.min_width = nil; b.align = nil
             b.urgent = true; b.color = "#FF5555"
         } else if o.stale {
             b.color = "#888888"
@@ -71,12 +91,31 @@ public final class I3BarSink: OutputSink {
         return b
     }
 
-    /// The text up to its first wide gap (two spaces or ` · `/` | `), at most 16 characters.
-    static func shortText(_ text: String) -> String {
-        var s = Substring(text)
-        for sep in ["  ", " · ", " | "] { if let r = s.firstRange(of: sep) { s = s[..<r.lowerBound] } }
-        if s.count > 16 { s = s.prefix(15) + "…" }
-        return String(s)
+    /// What i3bar shows when the bar is too narrow for every `full_text`: at most 16 characters,
+    /// cut only between words. Controls (`[⊕ Log]`, `[x] Done`) go first (a click on the block
+    /// works all the same), then words without digits from the right (`Nov`, `Sun` of a clock;
+    /// a label at the start stays longest), then whole words from the left; a leading symbol
+    /// stays.
+    static func shortText(_ text: String, limit: Int = 16) -> String {
+        var words = dropControls(text).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        let lead = words.first.map { $0.count <= 2 && !$0.contains(where: { $0.isLetter || $0.isNumber }) } == true ? words.removeFirst() : nil
+        func joined() -> String { ((lead.map { [$0] } ?? []) + words).joined(separator: " ") }
+        while joined().count > limit, let i = words.lastIndex(where: { !$0.contains(where: \.isNumber) }), words.count > 1 { words.remove(at: i) }
+        while joined().count > limit, words.count > 1 { words.removeFirst() }
+        var out = joined()
+        if out.count > limit { out = String(out.prefix(limit - 1)) + "…" }  // one word longer than the limit
+        return out
+    }
+
+    /// `text` without its controls: `[…]` groups and the `[x] ` / `[ ] ` marks of toggles.
+    static func dropControls(_ text: String) -> String {
+        var out = "", depth = 0
+        for c in text {
+            if c == "[" { depth += 1; continue }
+            if c == "]" && depth > 0 { depth -= 1; continue }
+            if depth == 0 { out.append(c) }
+        }
+        return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
     public static func statusLine(_ outputs: [WidgetOutput], sortByRelevance: Bool) -> String {

@@ -28,14 +28,17 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
     public var pango: String?
     /// The current entry's relevance score (`TimelineEntryRelevance.score`), when it has one.
     public var relevance: Double?
+    /// `#RRGGBB` of the widget's `containerBackground` colour, when it has one.
+    public var background: String?
 
     public init(id: String, text: String, alt: String? = nil, tooltip: String? = nil, class: [String] = [],
                 percentage: Int? = nil, kind: String, family: String, date: String? = nil, url: String? = nil,
-                stale: Bool = false, error: String? = nil, removed: Bool? = nil, pango: String? = nil, relevance: Double? = nil) {
+                stale: Bool = false, error: String? = nil, removed: Bool? = nil, pango: String? = nil, relevance: Double? = nil,
+                background: String? = nil) {
         self.id = id; self.text = text; self.alt = alt; self.tooltip = tooltip; self.class = `class`
         self.percentage = percentage; self.kind = kind; self.family = family; self.date = date; self.url = url
         self.stale = stale; self.error = error; self.removed = removed
-        self.pango = pango; self.relevance = relevance
+        self.pango = pango; self.relevance = relevance; self.background = background
     }
 
     /// Equal renderings: everything but the entry date (a new entry showing the same thing is no update).
@@ -52,6 +55,7 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
         var w = WireJSONWriter(capacity: 160 + text.utf8.count * 2 + (pango?.utf8.count ?? 0))
         w.beginObject()
         w.member("alt", alt)
+        w.member("background", background)
         w.member("class", self.class)
         w.member("date", date)
         w.member("error", error)

@@ -12,10 +12,12 @@ public struct RenderedEntry: Equatable, Sendable {
     public var url: String?
     /// Pango markup of the one-line rendering; nil when it is just the escaped text.
     public var pango: String?
+    /// `#RRGGBB` of the widget's `containerBackground`, when it is a colour (i3bar's `background`).
+    public var background: String?
     public init(text: String, alt: String? = nil, tooltip: String? = nil, classes: [String] = [], percentage: Int? = nil, url: String? = nil,
-                pango: String? = nil) {
+                pango: String? = nil, background: String? = nil) {
         self.text = text; self.alt = alt; self.tooltip = tooltip; self.classes = classes; self.percentage = percentage; self.url = url
-        self.pango = pango
+        self.pango = pango; self.background = background
     }
 }
 
@@ -37,9 +39,25 @@ public struct StandardEntryRenderer: EntryRenderer {
         let options = RenderOptions(now: now)
         let (w, markup) = WaybarRenderer.renderWithMarkup(view, family: family, options: options)
         var url: String?
-        view.walk { node in if url == nil { url = node.mods.widgetURL ?? (node.kind == .link ? node.url : nil) } }
+        var background: StyleSpec?
+        view.walk { node in
+            if url == nil { url = node.mods.widgetURL ?? (node.kind == .link ? node.url : nil) }
+            if background == nil { background = node.mods.containerBackground }
+        }
         return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: url,
-                             pango: markup == PangoRenderer.escape(w.text) ? nil : markup)
+                             pango: markup == PangoRenderer.escape(w.text) ? nil : markup,
+                             background: background.flatMap { Self.barBackground($0, palette: options.palette) })
+    }
+
+    /// A container background a bar should paint: an explicit colour (`rgba`, `.red`, `.blue`…)
+    /// that is opaque, not the semantic fills and system backgrounds every widget has on iOS.
+    static func barBackground(_ spec: StyleSpec, palette: ColorPalette) -> String? {
+        guard palette.alpha(spec) > 0.5 else { return nil }
+        if spec.rgba != nil { return palette.hex(spec) }
+        let name = spec.name?.lowercased() ?? ""
+        let semantic = ["fill", "secondary", "tertiary", "quaternary", "accent", "primary", "background", "system"]
+        guard !semantic.contains(where: { name.hasPrefix($0) }) else { return nil }
+        return palette.hex(spec)
     }
 
     public func nextChange(of view: ViewNode, after date: Date) -> Date? {

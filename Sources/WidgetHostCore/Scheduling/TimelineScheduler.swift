@@ -301,7 +301,7 @@ public final class TimelineScheduler {
                                percentage: r.percentage, kind: inst.spec.kind, family: inst.spec.family.rawValue,
                                date: WidgetOutput.isoDate(entry.date), url: r.url,
                                stale: inst.lastError != nil, error: inst.lastError,
-                               pango: r.pango, relevance: entry.relevance?.score)
+                               pango: r.pango, relevance: entry.relevance?.score, background: r.background)
         publisher.publish(out, to: inst.spec.outputs)
     }
 }
