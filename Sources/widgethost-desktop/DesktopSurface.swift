@@ -241,13 +241,12 @@ final class DesktopSurface {
         } else {
             request = ControlRequest(op: .click, id: item.id, button: 3)
         }
-        switch ControlRequester.send(request, to: controlSocket) {
-        case .success(let r) where r.ok:
-            FileHandleFree.error("widgethost-desktop: click on \(item.id) at \(Int(px)),\(Int(py)): \(r.message ?? "done")")
-        case .success(let r):
-            FileHandleFree.error("widgethost-desktop: click on \(item.id): \(r.error ?? "refused")")
-        case .failure(let f):
-            FileHandleFree.error("widgethost-desktop: click on \(item.id): \(f)")
+        do {
+            let r = try ControlSocketClient.send(request, to: controlSocket, timeout: 2)
+            FileHandleFree.error("widgethost-desktop: click on \(item.id) at \(Int(px)),\(Int(py)): "
+                                 + (r.ok ? r.message ?? "done" : r.error ?? "refused"))
+        } catch {
+            FileHandleFree.error("widgethost-desktop: click on \(item.id): \(error)")
         }
     }
 
