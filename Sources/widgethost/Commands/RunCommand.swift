@@ -73,6 +73,14 @@ struct RunCommand: ParsableCommand {
             logger.critical("invalid configuration: \(e)")
             return 2
         }
+        let lock: InstanceLock
+        switch InstanceLock.acquire(stateDirectory: initial.paths.state) {
+        case .success(let l): lock = l
+        case .failure(let e):
+            logger.critical("\(e)")
+            return 3
+        }
+        defer { withExtendedLifetime(lock) {} }
         let runtime = DaemonRuntime(source: source, config: initial, stdout: stdout, sortByRelevance: sort == .relevance,
                                     budget: !noBudget, logger: logger)
         return runtime.run()
