@@ -18,10 +18,12 @@ final class RunningDaemon {
     /// - Parameters:
     ///   - environment: variables set (or replaced) for the daemon on top of the test's own.
     ///   - arguments: replace the default `--stdout jsonl --log-level debug`.
+    ///   - prepare: called with the directory before the daemon starts (e.g. to put plugins in).
     init(config: String = RunningDaemon.defaultConfig, environment: [String: String] = [:],
-         arguments: [String] = ["--stdout", "jsonl", "--log-level", "debug"]) throws {
+         arguments: [String] = ["--stdout", "jsonl", "--log-level", "debug"], prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
+        try prepare(dir.path)
         FileManagerFree.write(dir.path + "/config.json", config)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -29,6 +29,8 @@ final class DaemonRuntime {
     private var shuttingDown = false
     private var control: DaemonControl?
     private let i3bar: I3BarSink?
+    private let systemdNotifier = SystemdNotifier(environment: ProcessEnvironment.current())
+    private var systemd: SystemdService?
 
     init(source: ConfigSource, config: HostConfig, stdout: RunCommand.StdoutFormat, sortByRelevance: Bool = false,
          budget: Bool = true, logger: Logger) {
@@ -62,6 +64,9 @@ final class DaemonRuntime {
         for s in [SIGTERM, SIGINT] {
             signals.append(UVSignal(loop: loop, signal: s) { [weak self] n in self?.shutdown(signal: n) })
         }
+        // Once the signals are handled: READY=1 means SIGHUP and SIGTERM are understood.
+        systemd = SystemdService(loop: loop, host: host, notifier: systemdNotifier, logger: logger)
+        systemd?.start()
         logger.notice("widgethost running (pid \(getpid()), config \(source.path ?? "built-in defaults"))")
         loop.run()
         loop.close()
@@ -101,8 +106,10 @@ final class DaemonRuntime {
 
     private func hangup() {
         logger.notice("SIGHUP: reloading the configuration and rescanning plugins")
+        systemd?.reloading()
         reloadConfig(reason: "SIGHUP")
         host.rescanPlugins()
+        systemd?.reloaded()
     }
 
     private func reloadConfig(reason: String) {
@@ -121,6 +128,7 @@ final class DaemonRuntime {
         guard !shuttingDown else { return }
         shuttingDown = true
         logger.notice("signal \(signal): shutting down")
+        systemd?.stopping(); systemd = nil
         host.shutdown()
         control?.close(); control = nil
         pluginWatcher?.close(); pluginWatcher = nil
