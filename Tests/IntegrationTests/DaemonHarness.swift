@@ -16,10 +16,10 @@ final class RunningDaemon {
     static let defaultConfig = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}}"#
 
     /// - Parameters:
-    ///   - environment: variables set (or replaced) for the daemon on top of the test's own.
+    ///   - environment: variables set (or replaced; removed when nil) for the daemon on top of the test's own.
     ///   - arguments: replace the default `--stdout jsonl --log-level debug`.
     ///   - prepare: called with the directory before the daemon starts (e.g. to put plugins in).
-    init(config: String = RunningDaemon.defaultConfig, environment: [String: String] = [:],
+    init(config: String = RunningDaemon.defaultConfig, environment: [String: String?] = [:],
          arguments: [String] = ["--stdout", "jsonl", "--log-level", "debug"], prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
@@ -34,7 +34,10 @@ final class RunningDaemon {
         let argv = [TestPaths.widgethost, "run", "--config", dir.path + "/config.json"] + arguments
         let cArgv = argv.map { strdup($0) } + [nil]
         var env = currentEnvironment()
-        for (k, v) in environment { env.removeAll { $0.hasPrefix(k + "=") }; env.append("\(k)=\(v)") }
+        for (k, v) in environment {
+            env.removeAll { $0.hasPrefix(k + "=") }
+            if let v { env.append("\(k)=\(v)") }
+        }
         let cEnv = env.map { strdup($0) } + [nil]
         defer { cArgv.forEach { free($0) }; cEnv.forEach { free($0) } }
         let rc = posix_spawn(&pid, TestPaths.widgethost, &actions, nil, cArgv, cEnv)

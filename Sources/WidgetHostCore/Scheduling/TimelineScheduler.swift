@@ -183,12 +183,13 @@ public final class TimelineScheduler {
                 return
             }
         }
+        if inst.budgetBlockedUntil != nil { logger.info("reload budget of \(inst.id) restored") }
         inst.budgetBlockedUntil = nil
         inst.inFlight = true
         inst.lastRequest = now
         inst.requestCount += 1
         inst.lastReloadReason = reason
-        logger.info("reload \(inst.id) (\(inst.spec.bundleName) \(inst.spec.kind) \(inst.spec.family)): \(reason)")
+        logger.debug("reload \(inst.id) (\(inst.spec.bundleName) \(inst.spec.kind) \(inst.spec.family)): \(reason)")
         let req = WireRequest(op: .timeline, kind: inst.spec.kind, family: inst.spec.family,
                               displaySize: inst.spec.family.nominalSize, configuration: inst.spec.parameters, isPreview: false)
         fetch(inst.spec, req) { [weak self, weak inst] result in
@@ -228,6 +229,9 @@ public final class TimelineScheduler {
                     case .never: ""
                     }
                 }()
+                if inst.consecutiveFailures > 0 {
+                    logger.info("\(inst.id) recovered after \(inst.consecutiveFailures) failed reload\(inst.consecutiveFailures == 1 ? "" : "s")")
+                }
                 inst.consecutiveFailures = 0
                 inst.lastError = nil
                 if !unchanged { inst.shownIndex = nil }
@@ -241,7 +245,9 @@ public final class TimelineScheduler {
             inst.nextReloadReason = "retry after failure"
             inst.nextReloadBudgeted = false
             inst.shownIndex = nil
-            logger.error("reload failed: \(inst.id): \(failure) (retry in \(Int(delay)) s)")
+            // A state change at warning (the widget goes stale), the retries that follow at debug.
+            logger.log(level: inst.consecutiveFailures == 1 ? .warning : .debug,
+                       "reload failed: \(inst.id): \(failure) (retry in \(Int(delay)) s)\(inst.consecutiveFailures == 1 ? "; \(inst.id) is stale" : "")")
         }
         if let pending = inst.pendingReason {
             inst.pendingReason = nil

@@ -59,10 +59,14 @@ struct RunCommand: ParsableCommand {
     /// Runs the daemon until it stops; its exit status.
     static func start(config: String?, stdout: StdoutFormat, sort: SortOrder, noBudget: Bool, logLevel: String) -> Int32 {
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = level
-            return h
+        if JournalLogHandler.stderrIsJournal(ProcessEnvironment.current()) {
+            LoggingSystem.bootstrap { _ in JournalLogHandler(logLevel: level) }
+        } else {
+            LoggingSystem.bootstrap { label in
+                var h = StreamLogHandler.standardError(label: label)
+                h.logLevel = level
+                return h
+            }
         }
         let logger = Logger(label: "widgethost")
         let source = ConfigSource(explicitPath: config)

@@ -100,7 +100,7 @@ final class DaemonRuntime {
             containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile) { [weak self] path in
                 self?.host.containerChanged(group: group, name: path)
             }
-            logger.info("watching container \(group) at \(dir)")
+            logger.debug("watching container \(group) at \(dir)")
         }
     }
 
