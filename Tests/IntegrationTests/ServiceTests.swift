@@ -128,12 +128,7 @@ final class FakeNotifySocket {
     }
 
     @Test func theUnitFilesVerify() throws {
-        let candidates: [String] = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"]
-        guard let analyze = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            // scripts/install-deps.sh installs it; CI must not pass without the check.
-            #expect(getenv("CI").map { String(cString: $0) } != "true", "systemd-analyze is missing (apt-get install systemd)")
-            return
-        }
+        guard let analyze = systemdAnalyze() else { return }
         let home = TempDir()
         defer { home.remove() }
         mkdir(home.path + "/.local", 0o755); mkdir(home.path + "/.local/bin", 0o755)
@@ -151,4 +146,15 @@ final class FakeNotifySocket {
         unlink(home.path + "/.local/bin/widgethost")
         #expect(run(analyze, ["verify", "--user", TestPaths.repoRoot + "/dist/systemd/widgethost.service"], environment: env).status != 0)
     }
+}
+
+/// `systemd-analyze`, or nil (and a failure under `CI=true`: scripts/install-deps.sh installs it,
+/// and CI must not pass without the check).
+func systemdAnalyze() -> String? {
+    let candidates: [String] = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"]
+    guard let path = candidates.first(where: { access($0, X_OK) == 0 }) else {
+        #expect(getenv("CI").map { String(cString: $0) } != "true", "systemd-analyze is missing (apt-get install systemd)")
+        return nil
+    }
+    return path
 }
