@@ -172,13 +172,13 @@ public final class TimelineScheduler {
                 // Over budget: keep the last entry, mark it stale, reload when the budget allows.
                 // Further requests land on the same date (coalesced).
                 if inst.budgetBlockedUntil != until {
-                    logger.notice("reload budget of \(inst.id) exhausted: \(reason) deferred until \(LocalClock.hhmm(until))")
+                    logger.notice("reload budget of \(inst.id) exhausted: \(reason) deferred until \(LocalTime.system.dayAndTime(until, now: now))")
                 }
                 inst.budgetBlockedUntil = until
                 inst.nextReload = until
                 inst.nextReloadReason = reason
                 inst.nextReloadBudgeted = true
-                inst.lastError = "reload budget exhausted until \(LocalClock.hhmm(until))"
+                inst.lastError = "reload budget exhausted until \(LocalTime.system.dayAndTime(until, now: now))"
                 inst.shownIndex = nil
                 return
             }
