@@ -183,7 +183,7 @@ public final class TimelineScheduler {
                 return
             }
         }
-        if inst.budgetBlockedUntil != nil { logger.info("reload budget of \(inst.id) restored") }
+        if budgeted && inst.budgetBlockedUntil != nil { logger.info("reload budget of \(inst.id) restored") }
         inst.budgetBlockedUntil = nil
         inst.inFlight = true
         inst.lastRequest = now

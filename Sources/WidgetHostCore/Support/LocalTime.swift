@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OpenWidgetKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,23 +49,10 @@ public struct LocalTime: Sendable {
         case 1: return "tomorrow " + hhmm(d)
         case -1: return "yesterday " + hhmm(d)
         default:
-            let (y, mo, da) = Self.civil(fromDays: day(s))
+            let (y, mo, da) = CivilDate.from(days: day(s))
             func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
             return "\(y)-\(two(mo))-\(two(da)) " + hhmm(d)
         }
-    }
-
-    /// Days since 1970-01-01 → proleptic Gregorian year, month, day (Howard Hinnant's algorithm).
-    static func civil(fromDays z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     /// A duration as people say it: "12 s", "4 min 10 s", "2 h 5 min", "1 d 3 h".
