@@ -33,6 +33,13 @@ import Glibc
         #expect(r.stdout.contains("bundle com.yourapp.habit, SDK 0.1.0, ABI 1"))
         #expect(r.stdout.contains("MyAppWidget (Habit Tracker): systemSmall, systemMedium, systemLarge, accessoryCircular, accessoryRectangular, accessoryInline — placeholder and snapshot ok"), "\(r.stdout)")
         #expect(r.stdout.hasSuffix("valid\n"))
+        #expect(!r.stdout.contains("warning:"))
+        // A kind no plugin given declares, and a family the kind lacks: warned, not failed.
+        FileManagerFree.write(dir.path + "/config.json", #"{"widgets": [{"kind": "MyAppWidgte"}, {"kind": "InteractiveHabit", "family": "accessoryInline"}]}"#)
+        let typo = validate(["--config", dir.path + "/config.json", TestPaths.plugin("HabitWidget")])
+        #expect(typo.status == 0, "\(typo.stdout)")
+        #expect(typo.stdout.contains("warning: widget MyAppWidgte: no loaded bundle declares kind \"MyAppWidgte\" (among the plugins given)"), "\(typo.stdout)")
+        #expect(typo.stdout.contains("warning: widget InteractiveHabit-accessoryInline: kind \"InteractiveHabit\" does not support accessoryInline"), "\(typo.stdout)")
     }
 
     @Test func everyConfigErrorIsListedWithItsPath() {

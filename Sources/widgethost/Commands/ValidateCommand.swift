@@ -33,8 +33,17 @@ struct ValidateCommand: ParsableCommand {
         var failed = false
         let source = ConfigSource(explicitPath: config)
         let hostConfig = checkConfig(source, failed: &failed)
+        var loaded: [(name: String, manifest: BundleManifest)] = []
         for plugin in plugins {
-            if !PluginCheck(path: ConfigSource.absolute(plugin), config: hostConfig).run() { failed = true }
+            let check = PluginCheck(path: ConfigSource.absolute(plugin), config: hostConfig)
+            if !check.run() { failed = true }
+            if let m = check.manifest { loaded.append((plugin.lastPathComponent, m)) }
+        }
+        // The configured widgets against the plugins given: a typo in a kind or a family the
+        // kind does not support. Warnings only (the plugin folder may hold more than was given).
+        if hostConfig.widgets != nil && !loaded.isEmpty {
+            let plan = WidgetInstancePlanner.plan(config: hostConfig, bundles: loaded.map(\.manifest), bundleNames: loaded.map(\.name))
+            for u in plan.unresolved { print("warning: \(u) (among the plugins given)") }
         }
         print(failed ? "invalid" : "valid")
         if failed { throw ExitCode(1) }
@@ -74,6 +83,8 @@ final class PluginCheck {
     let config: HostConfig
     private var worker: BlockingWorkerClient?
     private var workerArguments: [String] = []
+    /// The bundle's manifest once `describe` has answered acceptably.
+    private(set) var manifest: BundleManifest?
 
     init(path: String, config: HostConfig) { self.path = path; self.config = config }
 
@@ -89,6 +100,7 @@ final class PluginCheck {
             let r = try request(WireRequest(op: .describe), timeout: timeout)
             if let problem = PluginRegistry.problem(with: r) { return fail("plugin \(path): \(problem)") }
             manifest = r.manifest!
+            self.manifest = manifest
         } catch {
             return fail("plugin \(path): \(error)")
         }
