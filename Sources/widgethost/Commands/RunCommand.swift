@@ -12,7 +12,10 @@ struct RunCommand: ParsableCommand {
         abstract: "Host the widget bundles in the plugin folder and write their entries to files and stdout.",
         discussion: """
         Reads config.json (--config, else $XDG_CONFIG_HOME/widgethost/config.json, else defaults), \
-        applies it again whenever it changes or on SIGHUP, and stops cleanly on SIGTERM or SIGINT.
+        applies it again whenever it changes or on SIGHUP, and stops cleanly on SIGTERM or SIGINT. \
+        One daemon runs per configuration: exit status 2 for an invalid config, 3 when another \
+        daemon already runs on it. Under systemd (Type=notify) it reports readiness and feeds the \
+        watchdog (docs/operations.md).
         """
     )
 
