@@ -23,10 +23,11 @@ struct ValidateCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: "The config file (default: $XDG_CONFIG_HOME/widgethost/config.json when it exists, else built-in defaults).")
+    @Option(name: .long, help: "The config file (default: $XDG_CONFIG_HOME/widgethost/config.json when it exists, else built-in defaults).",
+            completion: .file(extensions: ["json"]))
     var config: String?
 
-    @Argument(help: "Plugin shared objects (.so) to check.")
+    @Argument(help: ArgumentHelp("Plugin shared objects to check.", valueName: "plugin.so"), completion: .file(extensions: ["so"]))
     var plugins: [String] = []
 
     func run() throws {
