@@ -30,14 +30,31 @@ import Glibc
         #expect(eventually { FileManagerFree.read(again.dir.path + "/state/daemon.lock") == "\(again.pid)\n" })
     }
 
+    @Test func statusReportsAnEmptyPluginFolder() throws {
+        let d = try RunningDaemon()
+        let config = ["--config", d.dir.path + "/config.json"]
+        var r = ProcessResult(status: -1, stdout: "", stderr: "")
+        #expect(eventually { r = run(TestPaths.widgethost, ["status"] + config); return r.status == 0 }, "\(r.stderr)")
+        #expect(r.stdout.contains("no plugins in \(d.dir.path)/Plugins: drop bundles (.so files) there"), "\(r.stdout)")
+    }
+
     @Test func differentConfigsRunSideBySide() throws {
-        let a = try RunningDaemon(), b = try RunningDaemon()
+        // One runtime directory for both, as in a login session: the sockets must still differ.
+        let runtime = TempDir()
+        defer { runtime.remove() }
+        let env = ["XDG_RUNTIME_DIR": runtime.path]
+        let a = try RunningDaemon(environment: env), b = try RunningDaemon(environment: env)
         let so = try buildProbe(in: a.dir.path, name: "probe", defines: ["PROBE_STEP=600"])
         a.install(so, as: "probe.so")
         b.install(so, as: "probe.so")
         #expect(eventually { a.text(id) == "v1 none #0" }, "stderr:\n\(a.stderr)")
         #expect(eventually { b.text(id) == "v1 none #0" }, "stderr:\n\(b.stderr)")
         #expect(kill(a.pid, 0) == 0 && kill(b.pid, 0) == 0)
+        // Each CLI finds its own daemon: the control sockets differ.
+        for d in [a, b] {
+            let r = run(TestPaths.widgethost, ["status", "--config", d.dir.path + "/config.json"], environment: env)
+            #expect(r.stdout.hasPrefix("widgethost pid \(d.pid)\n"), "\(r.stdout)\(r.stderr)")
+        }
     }
 }
 
