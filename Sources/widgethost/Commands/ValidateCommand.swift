@@ -53,15 +53,15 @@ struct ValidateCommand: ParsableCommand {
     /// Prints the config's verdict and every error; the config to check plugins with (defaults
     /// where the file is wrong).
     private func checkConfig(_ source: ConfigSource, failed: inout Bool) -> HostConfig {
+        let defaults = ConfigParser.check(Data(), baseDirectory: "/", environment: source.environment).config
         guard let path = source.path else {
-            let defaults = ConfigParser.check(Data(), baseDirectory: "/", environment: source.environment).config
             print("config: none found (\(HostPaths.defaultConfigFile(source.environment))): built-in defaults")
             return defaults
         }
         guard let data = FileIO.read(path) else {
             print("config \(path): cannot read the file: \(String(cString: strerror(errno)))")
             failed = true
-            return ConfigParser.check(Data(), baseDirectory: "/", environment: source.environment).config
+            return defaults
         }
         let checked = ConfigParser.check(data, baseDirectory: path.deletingLastPathComponent, environment: source.environment)
         if checked.errors.isEmpty {
