@@ -20,11 +20,18 @@ import Glibc
     }
 
     /// Waits until the CPU widget (a reload every 5 s) has been reloaded on its schedule at least
-    /// once after its first load: its entry date changes.
+    /// once after its first load, as the daemon's status counts its timeline requests. (Not its
+    /// output: a reload that renders the same text writes nothing.)
     func waitForAScheduledReload(_ d: RunningDaemon) -> Bool {
-        guard eventually(timeout: 30, { d.output("cpu-accessoryInline")?["date"] != nil }) else { return false }
-        let first = d.output("cpu-accessoryInline")?["date"]
-        return eventually(timeout: 30) { d.output("cpu-accessoryInline")?["date"].map { $0 != first } ?? false }
+        eventually(timeout: 60) {
+            let r = run(TestPaths.widgethost, ["status", "--json", "--config", d.dir.path + "/config.json"])
+            guard r.status == 0, let s = try? WireCodec.decode([String: JSONValue].self, from: Data(r.stdout.utf8)),
+                  case .array(let widgets)? = s["widgets"] else { return false }
+            return widgets.contains { w in
+                guard case .object(let o) = w, o["id"] == .string("cpu-accessoryInline"), case .number(let n)? = o["timelineRequests"] else { return false }
+                return n >= 2
+            }
+        }
     }
 
     @Test func theShippedConfigLogsStateChangesOnlyAtInfo() throws {

@@ -56,3 +56,31 @@ final class LogRecorder: Sendable {
         #expect(log.at(.warning).count == 1 && log.at(.error).isEmpty)
     }
 }
+
+/// A stop is not a failure: an answer still in flight when the scheduler closes (the workers
+/// stopped at shutdown fail it) neither marks the widget stale in its output nor logs it.
+@Suite struct ShutdownTests {
+    @Test func anAnswerArrivingAfterCloseIsIgnored() {
+        let log = LogRecorder()
+        let loop = VirtualLoop()
+        let sink = RecordingSink()
+        var pending: [(Result<WireResponse, WorkerFailure>) -> Void] = []
+        var first = true
+        let scheduler = TimelineScheduler(loop: loop, renderer: StandardEntryRenderer(), publisher: OutputPublisher(sinks: [sink]),
+                                          logger: log.logger) { _, _, reply in
+            if first {
+                first = false
+                reply(.success(WireResponse(ok: true, entries: [textEntry(loop.now, "good")], policy: WirePolicy(type: "never"))))
+            } else { pending.append(reply) }
+        }
+        scheduler.setInstances([InstanceSpec(id: "w", bundleName: "b.so", kind: "k", family: .systemSmall, outputs: [.stdout])])
+        scheduler.reload(reason: "test") { _ in true }
+        #expect(pending.count == 1)
+        let written = sink.written.count
+        scheduler.close()
+        pending[0](.failure(WorkerFailure("worker of b.so was stopped")))
+        #expect(sink.written.count == written, "no stale output written at shutdown")
+        #expect(sink.written.last?.stale == false)
+        #expect(log.at(.warning).isEmpty && log.at(.error).isEmpty)
+    }
+}

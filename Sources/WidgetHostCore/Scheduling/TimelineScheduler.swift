@@ -79,6 +79,7 @@ public final class TimelineScheduler {
     /// Reload budget, size limits and durable timelines (nil: none, e.g. in unit tests).
     public weak var limits: (any TimelineLimits)?
     private var timer: (any WallClockTimer)?
+    private var closed = false
     private var evaluating = false
     private var evaluateAgain = false
 
@@ -155,8 +156,10 @@ public final class TimelineScheduler {
         reload(reason: reason.text, budgeted: reason.isBudgeted, where: filter)
     }
 
-    /// Publishes every instance as removed (shutdown is NOT removal; this is for tests/teardown).
-    public func close() { timer?.close(); timer = nil }
+    /// Stops the timer at shutdown (which is NOT removal: nothing is published as removed).
+    /// Answers still in flight (workers stopped at shutdown fail them) are then ignored, so a
+    /// stop neither marks a widget stale in its output nor logs it.
+    public func close() { timer?.close(); timer = nil; closed = true }
 
     private func publishRemoved(_ inst: WidgetInstance, reason: String) {
         publisher.publish(WidgetOutput(id: inst.id, text: "", class: ["removed"], kind: inst.spec.kind,
@@ -193,7 +196,7 @@ public final class TimelineScheduler {
         let req = WireRequest(op: .timeline, kind: inst.spec.kind, family: inst.spec.family,
                               displaySize: inst.spec.family.nominalSize, configuration: inst.spec.parameters, isPreview: false)
         fetch(inst.spec, req) { [weak self, weak inst] result in
-            guard let self, let inst, self.instances[inst.id] === inst else { return }
+            guard let self, let inst, !self.closed, self.instances[inst.id] === inst else { return }
             self.received(result, for: inst)
         }
     }
