@@ -17,12 +17,15 @@ final class SystemdService {
     private var readiness: UVTimer?
     private var watchdog: UVTimer?
     private var ready = false
-    private let started = BlockingWorkerClient.monotonicSeconds()
+    private let loop: UVLoop
+    private let started: UInt64
 
     init(loop: UVLoop, host: WidgetHost, notifier: SystemdNotifier, logger: Logger) {
         self.notifier = notifier
         self.host = host
         self.logger = logger
+        self.loop = loop
+        started = loop.nowMilliseconds
         guard notifier.isActive else { return }
         readiness = UVTimer(loop: loop) { [weak self] in self?.checkReady() }
         if let usec = notifier.watchdogMicroseconds {
@@ -42,12 +45,13 @@ final class SystemdService {
 
     /// Starts watching for readiness; call after `WidgetHost.start()`.
     func start() {
+        guard notifier.isActive else { return }
         checkReady()
     }
 
     private func checkReady() {
         guard !ready else { return }
-        let waited = BlockingWorkerClient.monotonicSeconds() - started
+        let waited = Double(loop.nowMilliseconds - started) / 1000
         guard host.hasSettled || waited >= startupGraceSeconds else {
             readiness?.start(milliseconds: 20)
             return
