@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what WidgetHost needs beyond Swift itself: libuv (Debian's libuv1-dev), pkg-config
-# and a C compiler (tests build fixture plugins in C); i3blocks and conky-cli for the status-bar tests. Idempotent; quiet when all is present.
+# and a C compiler (tests build fixture plugins in C); systemd (systemd-analyze verifies the units); i3blocks and conky-cli for the status-bar tests. Idempotent; quiet when all is present.
 set -euo pipefail
 missing=()
 pkg-config --exists libuv 2>/dev/null || missing+=(libuv1-dev)
@@ -13,6 +13,8 @@ command -v fc-list >/dev/null || missing+=(fontconfig)
 # GTK 3 and gtk-layer-shell for widgethost-desktop (the daemon never links them).
 pkg-config --exists gtk+-3.0 2>/dev/null || missing+=(libgtk-3-dev)
 pkg-config --exists gtk-layer-shell-0 2>/dev/null || missing+=(libgtk-layer-shell-dev)
+# systemd-analyze: the tests verify the shipped user units (dist/systemd/).
+command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Optional: real status bars the integration tests feed (skipped when absent). Skip them with
 # WIDGETHOST_NO_BARS=1.
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
