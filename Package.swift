@@ -41,6 +41,7 @@ let package = Package(
         .target(name: "CWidgetPluginABI"),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
+        .target(name: "WidgetLayout", dependencies: ["OpenWidgetKit", "WidgetRendering"]),
         .target(
             name: "WidgetHostCore",
             dependencies: [
@@ -62,6 +63,7 @@ let package = Package(
         ),
         .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
         .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

@@ -98,6 +98,12 @@ extension View {
         _NodeModifier.other("offset", .object(["x": .number(x), "y": .number(y)])).apply(to: self)
     }
 
+    /// Lets this view take its ideal size on the given axes, whatever its parent proposes
+    /// (`other["fixedSize"]` = `{"horizontal": Bool, "vertical": Bool}`).
+    public func fixedSize(horizontal: Bool = true, vertical: Bool = true) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.other("fixedSize", .object(["horizontal": .bool(horizontal), "vertical": .bool(vertical)])).apply(to: self)
+    }
+
     /// Marks content that is invalid while an intent runs (`other["invalidatableContent"]`).
     public func invalidatableContent(_ invalidatable: Bool = true) -> ModifiedContent<Self, _NodeModifier> {
         _NodeModifier.other("invalidatableContent", .bool(invalidatable)).apply(to: self)
