@@ -18,6 +18,15 @@ let fixtureBundles: [(product: String, target: String, path: String)] = [
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget"),
 ]
 
+/// Header paths of Cairo/Pango/GLib on Debian (x86_64 and arm64), passed to the Clang importer of
+/// every target that imports `CCairo`. (Not found by pkg-config: its GLib cflags carry `-pthread`,
+/// which SwiftPM strips with a warning on every build.)
+let cairoImporterFlags: [SwiftSetting] = [.unsafeFlags([
+    "/usr/include/pango-1.0", "/usr/include/glib-2.0", "/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+    "/usr/lib/aarch64-linux-gnu/glib-2.0/include", "/usr/include/harfbuzz", "/usr/include/freetype2",
+    "/usr/include/libpng16", "/usr/include/fribidi", "/usr/include/cairo", "/usr/include/pixman-1",
+].flatMap { ["-Xcc", "-I" + $0] })]
+
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
 let pluginLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
@@ -38,10 +47,13 @@ let package = Package(
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
         ),
+        .systemLibrary(name: "CCairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .target(name: "CWidgetPluginABI"),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
         .target(name: "WidgetLayout", dependencies: ["OpenWidgetKit", "WidgetRendering"]),
+        .target(name: "WidgetGraphics", dependencies: ["CCairo", "WidgetLayout", "OpenWidgetKit", "WidgetRendering"],
+                swiftSettings: cairoImporterFlags),
         .target(
             name: "WidgetHostCore",
             dependencies: [
@@ -56,14 +68,17 @@ let package = Package(
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI",
+                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI", "WidgetGraphics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: cairoImporterFlags
         ),
         .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
         .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"],
+                    swiftSettings: cairoImporterFlags),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

@@ -263,7 +263,7 @@ final class LayoutPass {
             }
         }
         let w = width.map { min(m.width, $0) } ?? m.width
-        let placed = PlacedText(string: b.text, font: font, width: w, maxLines: maxLines, alignment: b.textAlignment, baseline: m.baseline)
+        let placed = PlacedText(string: b.text, font: font, width: width, maxLines: maxLines, alignment: b.textAlignment, baseline: m.baseline)
         let result = (placed, Size(width: w, height: m.height))
         b.texts[p] = result
         return result
@@ -354,9 +354,7 @@ final class LayoutPass {
                 placed.children.append(place(c, at: b.alignment.origin(of: s, in: r), proposal: z.proposals[i]))
             }
         case .text:
-            var t = text(b, q).0
-            t.width = r.width
-            placed.text = t
+            placed.text = text(b, q).0
         case .progressLinear, .gaugeLinear:
             let c = linearControl(b, q, barHeight: { if case .gaugeLinear = b.behaviour { return 6.0 }; return 4.0 }())
             for (child, cp, f) in c.frames { placed.children.append(place(child, at: (r.x + f.x, r.y + f.y), proposal: cp)) }

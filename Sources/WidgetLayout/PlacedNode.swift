@@ -7,8 +7,9 @@ public struct PlacedText: Hashable, Sendable {
     public var string: String
     /// The font, `minimumScaleFactor` already applied.
     public var font: ResolvedFont
-    /// Wrap width (the content frame's width).
-    public var width: Double
+    /// The wrap width the text was measured with (nil: not wrapped). The content frame is the
+    /// widest line, at most this wide; lines are aligned inside this width.
+    public var width: Double?
     /// Lines shown at most (nil: all); a cut line ends in "…".
     public var maxLines: Int?
     /// `multilineTextAlignment`: 0 leading, 0.5 center, 1 trailing.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import OpenWidgetKit
+import WidgetGraphics
 import WidgetHostCore
 import WidgetRendering
 #if canImport(Glibc)
@@ -39,11 +40,24 @@ struct PreviewCommand: ParsableCommand {
     @Flag(help: "Use Nerd Font glyphs for SF Symbols.")
     var nerdFont = false
 
+    @Option(name: .customLong("png"), help: "Draw every widget × family × entry as PNG files into this directory, and a contact sheet.")
+    var pngDirectory: String?
+
+    @Option(name: .customLong("svg"), help: "Draw every widget × family × entry as SVG files into this directory, and a contact sheet.")
+    var svgDirectory: String?
+
+    @Option(help: "Pixels per point for --png (1, 2 or 3).")
+    var scale: Double = 2
+
+    @Flag(help: "Draw --png/--svg in the dark appearance.")
+    var dark = false
+
     func validate() throws {
         if family != "all" && WidgetFamily(rawValue: family) == nil {
             throw ValidationError("unknown family '\(family)'; one of: all, \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         for p in params where !p.contains("=") { throw ValidationError("--param '\(p)' is not key=value") }
+        if ![1.0, 2.0, 3.0].contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
     }
 
     func run() throws {
@@ -67,6 +81,15 @@ struct PreviewCommand: ParsableCommand {
         if widgets.isEmpty {
             ControlClient.printError("preview: no widget of kind '\(kind ?? "")' (kinds: \(manifest.widgets.map(\.kind).joined(separator: ", ")))")
             throw ExitCode(1)
+        }
+        if pngDirectory != nil || svgDirectory != nil {
+            let dirs = [(PictureFormat.png, pngDirectory), (.svg, svgDirectory)].compactMap { f, d in d.map { (f, ConfigSource.absolute($0)) } }
+            let pictures = PreviewPictures(worker: worker, manifest: manifest, directories: dirs,
+                                           options: PictureOptions(scale: scale, appearance: dark ? .dark : .light, now: Date()))
+            let failed = try pictures.run(widgets: widgets, families: { w in family == "all" ? w.families : w.families.filter { $0.rawValue == family } },
+                                          configuration: parseParams(for:))
+            if failed > 0 { throw ExitCode(1) }
+            return
         }
         var failures = 0
         for widget in widgets {

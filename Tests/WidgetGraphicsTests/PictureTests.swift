@@ -1,0 +1,87 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+@testable import WidgetGraphics
+import WidgetLayout
+
+private let fixedNow = Date(timeIntervalSince1970: 1_773_569_400)  // 2026-03-15 10:10:00 UTC
+
+private func tree<V: View>(_ view: V) -> ViewNode { ViewEvaluator.evaluate(view, environment: EnvironmentValues()) }
+
+private func renderer() -> PictureRenderer {
+    _ = PinnedFonts.configured
+    return PictureRenderer()
+}
+
+@Test func pngHasTheFamilysPixelSize() throws {
+    let r = renderer()
+    for (family, scale) in [(WidgetFamily.systemSmall, 1.0), (.systemMedium, 2), (.accessoryCircular, 3)] {
+        let p = try r.render(tree(Text("Hi")), family: family, format: .png, options: PictureOptions(scale: scale, now: fixedNow))
+        let image = try #require(PixelImage.decodePNG(p.bytes))
+        #expect(image.width == Int(family.nominalSize.width * scale))
+        #expect(image.height == Int(family.nominalSize.height * scale))
+    }
+}
+
+@Test func svgIsAnSVGDocument() throws {
+    let p = try renderer().render(tree(VStack { Text("Hello"); Circle().trim(from: 0, to: 0.5).stroke(.red, lineWidth: 4) }),
+                                  family: .systemSmall, format: .svg, options: PictureOptions(now: fixedNow))
+    let s = String(decoding: p.bytes, as: UTF8.self)
+    #expect(s.contains("<svg"))
+    #expect(s.contains("</svg>"))
+}
+
+@Test func unmappedSymbolIsReportedAndDrawn() throws {
+    let r = renderer()
+    let blank = try r.render(tree(Color.clear), family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
+    let p = try r.render(tree(Image(systemName: "no.such.symbol").font(.largeTitle)), family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
+    #expect(p.unmappedSymbols == ["no.such.symbol"])
+    let a = try #require(PixelImage.decodePNG(p.bytes)), b = try #require(PixelImage.decodePNG(blank.bytes))
+    #expect(a.differingPixels(from: b, threshold: 16) > 100)
+    let mapped = try r.render(tree(Image(systemName: "heart.fill")), family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
+    #expect(mapped.unmappedSymbols.isEmpty)
+}
+
+@Test func pangoMeasuresTextStyles() {
+    _ = PinnedFonts.configured
+    let t = PangoText()
+    let body = t.measure("Hello", font: .body, width: nil, maxLines: nil)
+    let large = t.measure("Hello", font: ResolvedFont(size: 34), width: nil, maxLines: nil)
+    #expect(body.width > 20 && body.width < 60)
+    #expect(large.width > body.width * 1.8)
+    let cut = t.measure("Hello wonderful world of widgets", font: .body, width: 60, maxLines: 1)
+    #expect(cut.truncated && cut.width <= 60)
+    let wrapped = t.measure("Hello wonderful world of widgets", font: .body, width: 60, maxLines: nil)
+    #expect(!wrapped.truncated && wrapped.height > body.height * 2.5)
+    // Tabular figures: "1111" as wide as "8888" only with monospacedDigit.
+    var tnum = ResolvedFont.body
+    tnum.monospacedDigit = true
+    #expect(t.measure("1111", font: tnum, width: nil, maxLines: nil).width == t.measure("8888", font: tnum, width: nil, maxLines: nil).width)
+}
+
+@Test func placeholderDrawsBarsNotGlyphs() throws {
+    let r = renderer()
+    let v = tree(Text("Redacted words here").font(.title))
+    let shown = try PixelImage.decodePNG(r.render(v, family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow, redact: false)).bytes)
+    let bars = try PixelImage.decodePNG(r.render(v, family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow, redact: true)).bytes)
+    #expect(try #require(shown).differingPixels(from: try #require(bars), threshold: 32) > 500)
+}
+
+@Test func badInputStillDraws() throws {
+    let r = renderer()
+    var deep = ViewNode(kind: .text); deep.text = "leaf \u{202E}עברית 🙂"
+    for i in 0..<3_000 { deep = ViewNode(kind: i % 2 == 0 ? .vstack : .zstack, children: [deep]) }
+    var big = ViewNode(kind: .text); big.text = String(repeating: "wide ", count: 200_000)
+    var nan = ViewNode(kind: .shape); nan.shape = ShapeInfo(type: "circle"); nan.shape?.lineWidth = .nan; nan.shape?.trimTo = .infinity
+    var m = Modifiers(); m.frame = FrameSpec(width: .nan, height: -5, maxWidth: .infinity); m.rotation = .infinity; m.opacity = .nan
+    nan.modifiers = m
+    let many = ViewNode(kind: .hstack, children: (0..<10_000).map { i -> ViewNode in var t = ViewNode(kind: .image); t.symbol = "sym\(i)"; return t })
+    for family in WidgetFamily.allCases {
+        for root in [deep, big, nan, many] {
+            for format in PictureFormat.allCases {
+                let p = try r.render(root, family: family, format: format, options: PictureOptions(now: fixedNow))
+                #expect(!p.bytes.isEmpty)
+            }
+        }
+    }
+}
