@@ -193,7 +193,7 @@ public final class PictureRenderer {
             cairo_set_source_rgba(cr, base.r, base.g, base.b, 1)
             cairo_paint(cr)
             if let bg = Self.firstContainerBackground(root) {
-                painter.set(palette.color(bg, foreground: nil, tint: nil), PaintEnvironment())
+                painter.setStyle(bg, PaintEnvironment(), in: frame)
                 cairo_paint(cr)
             }
         }

@@ -51,6 +51,26 @@ final class WidgetPainter {
         cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * env.opacity)
     }
 
+    /// Sets the source to `spec` (nil: the foreground) over `box`: a linear gradient when the
+    /// style has stops, else its colour.
+    func setStyle(_ spec: StyleSpec?, _ env: PaintEnvironment, in box: Rect) {
+        let s = spec ?? env.foreground
+        guard !env.redacted, let stops = s?.gradient, stops.count > 1, stops.count <= 64 else {
+            set(env.redacted ? redactionColor(env) : color(s, env), env)
+            return
+        }
+        var pts = [0.5, 0, 0.5, 1]
+        if let p = s?.gradientPoints, p.count == 4, p.allSatisfy(\.isFinite) { pts = p }
+        let pattern = cairo_pattern_create_linear(box.x + pts[0] * box.width, box.y + pts[1] * box.height,
+                                                  box.x + pts[2] * box.width, box.y + pts[3] * box.height)
+        for (i, stop) in stops.enumerated() {
+            let c = palette.color(stop, foreground: env.foreground, tint: env.tint)
+            cairo_pattern_add_color_stop_rgba(pattern, Double(i) / Double(stops.count - 1), c.r, c.g, c.b, c.a * env.opacity)
+        }
+        cairo_set_source(cr, pattern)
+        cairo_pattern_destroy(pattern)
+    }
+
     func color(_ spec: StyleSpec?, _ env: PaintEnvironment) -> RGBA {
         palette.color(spec ?? env.foreground, foreground: env.foreground, tint: env.tint)
     }
@@ -92,7 +112,7 @@ final class WidgetPainter {
         }
         clip(p, m)
         if let bg = m?.background {
-            set(color(bg, env), env)
+            setStyle(bg, env, in: p.frame)
             rect(p.frame)
             cairo_fill(cr)
         }
@@ -101,7 +121,7 @@ final class WidgetPainter {
         case .image: paintImage(p, env)
         case .shape: paintShape(p, env)
         case .color:
-            set(env.redacted ? redactionColor(env) : color(p.node.shape?.fill ?? StyleSpec(name: p.node.text ?? "primary"), env), env)
+            setStyle(p.node.shape?.fill ?? StyleSpec(name: p.node.text ?? "primary"), env, in: p.contentFrame)
             rect(p.contentFrame)
             cairo_fill(cr)
         case .divider:
@@ -151,7 +171,7 @@ final class WidgetPainter {
             cairo_fill(cr)
             return
         }
-        set(color(nil, env), env)
+        setStyle(nil, env, in: p.contentFrame)
         text.show(on: cr, x: x, y: p.contentFrame.y)
     }
 
@@ -221,26 +241,18 @@ final class WidgetPainter {
         let radius = s.cornerRadius.flatMap { $0.isFinite ? $0 : nil } ?? 0
         let r = p.contentFrame
         if s.fill != nil || s.stroke == nil {
-            set(env.redacted ? redactionColor(env) : color(s.fill, env), env)
+            setStyle(s.fill, env, in: r)
             shapePath(s.type, r, cornerRadius: radius, trim: trimmed ? (from, to) : nil)
             cairo_fill(cr)
         }
         if let stroke = s.stroke {
-            set(env.redacted ? redactionColor(env) : color(stroke, env), env)
+            setStyle(stroke, env, in: r)
             let lw = s.lineWidth.flatMap { $0.isFinite && $0 >= 0 ? min($0, 1000) : nil } ?? 1
             cairo_set_line_width(cr, lw)
-            cairo_set_line_cap(cr, capStyle(p.node))
+            cairo_set_line_cap(cr, s.lineCap == "round" ? CAIRO_LINE_CAP_ROUND : (s.lineCap == "square" ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT))
             shapePath(s.type, r, cornerRadius: radius, trim: trimmed ? (from, to) : nil)
             cairo_stroke(cr)
         }
-    }
-
-    private func capStyle(_ n: ViewNode) -> cairo_line_cap_t {
-        if case .string(let c)? = n.modifiers?.other?["lineCap"] {
-            if c == "round" { return CAIRO_LINE_CAP_ROUND }
-            if c == "square" { return CAIRO_LINE_CAP_SQUARE }
-        }
-        return CAIRO_LINE_CAP_BUTT
     }
 
     // MARK: controls

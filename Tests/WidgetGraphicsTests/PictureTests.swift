@@ -85,3 +85,24 @@ private func renderer() -> PictureRenderer {
         }
     }
 }
+
+@Test func linearGradientRunsFromStartToEnd() throws {
+    let v = tree(Rectangle().fill(LinearGradient(colors: [.red, .blue], startPoint: .top, endPoint: .bottom)))
+    let p = try renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, now: fixedNow))
+    let image = try #require(PixelImage.decodePNG(p.bytes))
+    func rgb(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let px = image.pixels[y * image.width + x]
+        return (Int((px >> 16) & 0xFF), Int((px >> 8) & 0xFF), Int(px & 0xFF))
+    }
+    let top = rgb(79, 4), bottom = rgb(79, 153)
+    #expect(top.0 > 200 && top.2 < 80)
+    #expect(bottom.2 > 200 && bottom.0 < 80)
+}
+
+@Test func roundLineCapReachesPastTheTrimEnd() throws {
+    func ring(_ cap: LineCap) throws -> PixelImage {
+        let v = tree(Circle().trim(from: 0, to: 0.25).stroke(.black, style: StrokeStyle(lineWidth: 20, lineCap: cap)).padding(20))
+        return try #require(PixelImage.decodePNG(renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, now: fixedNow)).bytes))
+    }
+    #expect(try ring(.round).differingPixels(from: ring(.butt), threshold: 64) > 200)
+}
