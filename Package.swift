@@ -82,8 +82,9 @@ let package = Package(
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: cairoImporterFlags
         ),
     ] + (exampleBundles + fixtureBundles).map {
         .target(name: $0.target, dependencies: ["OpenWidgetKit"], path: $0.path, linkerSettings: pluginLinkerSettings)

@@ -101,7 +101,7 @@ public final class PictureRenderer {
         width = max(width, 300)
         return try draw(width: width, height: height, format: format, options: options) { painterFor in
             let cr = painterFor(nil).cr
-            let bg = options.appearance == .dark ? RGBA(0.1, 0.1, 0.11) : RGBA(0.93, 0.93, 0.95)
+            let bg = options.appearance == .dark ? RGBA(0.1, 0.1, 0.11) : RGBA(0.8, 0.8, 0.83)
             cairo_set_source_rgba(cr, bg.r, bg.g, bg.b, 1)
             cairo_paint(cr)
             let ink = options.appearance == .dark ? RGBA(1, 1, 1) : RGBA(0, 0, 0)
