@@ -74,6 +74,12 @@ let package = Package(
             ],
             swiftSettings: cairoImporterFlags
         ),
+        .executableTarget(
+            name: "PictureBench",
+            dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetHostCore", "OpenWidgetKit"],
+            path: "Benchmarks/PictureBench",
+            swiftSettings: cairoImporterFlags
+        ),
         .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
         .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),

@@ -3,3 +3,6 @@
 #include <cairo.h>
 #include <cairo-svg.h>
 #include <pango/pangocairo.h>
+// zlib (zlib1g-dev, a dependency of libcairo2-dev): WidgetGraphics encodes PNGs itself, at a
+// faster compression level than Cairo's writer uses.
+#include <zlib.h>

@@ -112,9 +112,11 @@ public final class PangoText: TextMeasurer {
     }
 
     /// Draws the configured layout with its top-left at (`x`, `y`) in `cr`'s current colour.
+    ///
+    /// The context is not updated from `cr`: with unhinted metrics the layout does not depend
+    /// on the transform, and switching the context's matrix between measuring and drawing
+    /// would make Pango lay out and load fonts again for every text.
     func show(on cr: OpaquePointer, x: Double, y: Double) {
-        pango_cairo_update_context(cr, context)
-        pango_layout_context_changed(layout)
         cairo_move_to(cr, x, y)
         pango_cairo_show_layout(cr, layout)
     }

@@ -156,7 +156,7 @@ public final class PictureRenderer {
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         if format == .png {
-            cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
+            if let png = PNGEncoder.encode(surface) { sink.bytes = png } else { sink.failed = true }
         }
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)

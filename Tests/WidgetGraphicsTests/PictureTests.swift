@@ -3,6 +3,7 @@ import OpenWidgetKit
 import Testing
 @testable import WidgetGraphics
 import WidgetLayout
+import CCairo
 
 private let fixedNow = Date(timeIntervalSince1970: 1_773_569_400)  // 2026-03-15 10:10:00 UTC
 
@@ -105,4 +106,22 @@ private func renderer() -> PictureRenderer {
         return try #require(PixelImage.decodePNG(renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, now: fixedNow)).bytes))
     }
     #expect(try ring(.round).differingPixels(from: ring(.butt), threshold: 64) > 200)
+}
+
+@Test func pngEncoderMatchesCairosWriter() throws {
+    let surface = try #require(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 64, 48))
+    defer { cairo_surface_destroy(surface) }
+    let cr = try #require(cairo_create(surface))
+    for i in 0..<12 {
+        cairo_set_source_rgba(cr, Double(i) / 12, 0.5, 1 - Double(i) / 12, Double(i + 1) / 12)
+        cairo_arc(cr, Double(i * 5), Double(i * 4), 9, 0, 6.3)
+        cairo_fill(cr)
+    }
+    cairo_destroy(cr)
+    let ours = try #require(PNGEncoder.encode(surface))
+    let sink = ByteSink()
+    cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
+    let a = try #require(PixelImage.decodePNG(ours)), b = try #require(PixelImage.decodePNG(sink.bytes))
+    #expect(a.width == 64 && a.height == 48)
+    #expect(a.differingPixels(from: b, threshold: 1) == 0)
 }
