@@ -35,6 +35,7 @@ let package = Package(
     name: "WidgetHost",
     products: [
         .executable(name: "widgethost", targets: ["widgethost"]),
+        .executable(name: "widgethost-render", targets: ["widgethost-render"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
@@ -68,10 +69,15 @@ let package = Package(
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI", "WidgetGraphics",
+                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ]
+        ),
+        /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
+        .executableTarget(
+            name: "widgethost-render",
+            dependencies: ["WidgetGraphics", "WidgetRendering", "OpenWidgetKit"],
             swiftSettings: cairoImporterFlags
         ),
         .executableTarget(

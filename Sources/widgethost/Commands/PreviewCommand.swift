@@ -1,7 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
 import OpenWidgetKit
-import WidgetGraphics
 import WidgetHostCore
 import WidgetRendering
 #if canImport(Glibc)
@@ -83,9 +82,8 @@ struct PreviewCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if pngDirectory != nil || svgDirectory != nil {
-            let dirs = [(PictureFormat.png, pngDirectory), (.svg, svgDirectory)].compactMap { f, d in d.map { (f, ConfigSource.absolute($0)) } }
-            let pictures = PreviewPictures(worker: worker, manifest: manifest, directories: dirs,
-                                           options: PictureOptions(scale: scale, appearance: dark ? .dark : .light, now: Date()))
+            let pictures = PreviewPictures(worker: worker, manifest: manifest, png: pngDirectory.map(ConfigSource.absolute),
+                                           svg: svgDirectory.map(ConfigSource.absolute), scale: scale, dark: dark)
             let failed = try pictures.run(widgets: widgets, families: { w in family == "all" ? w.families : w.families.filter { $0.rawValue == family } },
                                           configuration: parseParams(for:))
             if failed > 0 { throw ExitCode(1) }

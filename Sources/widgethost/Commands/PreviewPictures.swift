@@ -1,44 +1,48 @@
 import FoundationEssentials
 import OpenWidgetKit
-import WidgetGraphics
 import WidgetHostCore
+import WidgetRendering
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `widgethost preview --png DIR` / `--svg DIR`: draws every widget × family × entry
-/// (placeholder, snapshot, each timeline entry) into one file each, and a contact sheet per
-/// bundle with every family's snapshot side by side — Xcode's preview canvas, as files.
-///
-/// Drawing happens in this process (DESIGN §11 allows it for `preview`); the daemon never
-/// draws. Runs on the calling thread.
+/// `widgethost preview --png DIR` / `--svg DIR`: asks the worker for every widget × family ×
+/// entry (placeholder, snapshot, each timeline entry) and has the render process
+/// (`widgethost-render`, next to this executable or `WIDGETHOST_RENDER_EXECUTABLE`) draw one file
+/// each, plus a contact sheet per bundle with every family's snapshot side by side — Xcode's
+/// preview canvas, as files. `widgethost` itself never links Cairo (DESIGN §11).
+/// Runs on the calling thread.
 struct PreviewPictures {
     let worker: BlockingWorkerClient
     let manifest: BundleManifest
-    let directories: [(PictureFormat, String)]
-    let options: PictureOptions
+    let png: String?
+    let svg: String?
+    let scale: Double
+    let dark: Bool
     /// Timeline entries drawn per widget and family at most.
     static let maxEntries = 120
 
-    /// Writes the files; returns the number of failures (errors are printed).
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Draws the pictures; returns the number of failures (errors are printed).
     func run(widgets: [WidgetDescriptor], families: (WidgetDescriptor) -> [WidgetFamily],
              configuration: (WidgetDescriptor) throws -> [String: JSONValue]) throws -> Int {
-        for (_, dir) in directories where mkdir(dir, 0o755) != 0 && errno != EEXIST {
-            throw BlockingWorkerClient.Failure(description: "cannot create directory \(dir): \(String(cString: strerror(errno)))")
+        for dir in [png, svg].compactMap({ $0 }) where mkdir(dir, 0o755) != 0 && errno != EEXIST {
+            throw Failure(description: "cannot create directory \(dir): \(String(cString: strerror(errno)))")
         }
-        let renderer = PictureRenderer()
-        var failures = 0, written = 0
-        var unmapped: Set<String> = []
-        var sheetRows: [(caption: String, cells: [(family: WidgetFamily, tree: ViewNode)])] = []
+        let now = Date()
+        var failures = 0
+        var items: [PictureJob.Item] = []
+        var rows: [PictureJob.Sheet.Row] = []
         for widget in widgets {
             let config = try configuration(widget)
-            var cells: [(family: WidgetFamily, tree: ViewNode)] = []
+            var row = PictureJob.Sheet.Row(caption: "\(widget.displayName) — \(widget.kind)", families: [], views: [])
             for family in families(widget) {
                 for op in [WireOperation.placeholder, .snapshot, .timeline] {
                     let entries: [WireEntry]
                     do {
                         let r = try worker.request(WireRequest(op: op, kind: widget.kind, family: family, configuration: config, isPreview: op != .timeline))
-                        guard r.ok else { throw BlockingWorkerClient.Failure(description: r.error ?? "error") }
+                        guard r.ok else { throw Failure(description: r.error ?? "error") }
                         entries = r.entries ?? []
                     } catch {
                         failures += 1
@@ -46,42 +50,20 @@ struct PreviewPictures {
                         continue
                     }
                     for (i, entry) in entries.prefix(op == .timeline ? Self.maxEntries : 1).enumerated() {
-                        if op == .snapshot { cells.append((family, entry.view)) }
-                        var o = options
-                        o.now = op == .timeline ? entry.date : options.now
+                        if op == .snapshot { row.families.append(family); row.views.append(entry.view) }
                         let name = Self.fileName(kind: widget.kind, family: family, op: op, index: i)
-                        for (format, dir) in directories {
-                            do {
-                                let picture = try renderer.render(entry.view, family: family, format: format, options: o)
-                                unmapped.formUnion(picture.unmappedSymbols)
-                                try Self.write(picture.bytes, to: dir + "/" + name + "." + format.rawValue)
-                                written += 1
-                            } catch {
-                                failures += 1
-                                print("\(name).\(format.rawValue): ERROR \(error)")
-                            }
-                        }
+                        items.append(PictureJob.Item(family: family, now: op == .timeline ? entry.date : now, view: entry.view,
+                                                     png: png.map { $0 + "/" + name + ".png" }, svg: svg.map { $0 + "/" + name + ".svg" }))
                     }
                 }
             }
-            if !cells.isEmpty { sheetRows.append((caption: "\(widget.displayName) — \(widget.kind)", cells: cells)) }
+            if !row.views.isEmpty { rows.append(row) }
         }
-        if !sheetRows.isEmpty {
-            for (format, dir) in directories {
-                do {
-                    let sheet = try renderer.renderSheet(title: manifest.bundleId, rows: sheetRows, format: format, options: options)
-                    try Self.write(sheet.bytes, to: dir + "/" + Self.safe(manifest.bundleId) + "-sheet." + format.rawValue)
-                    written += 1
-                } catch {
-                    failures += 1
-                    print("sheet.\(format.rawValue): ERROR \(error)")
-                }
-            }
-        }
-        print("wrote \(written) file\(written == 1 ? "" : "s") to \(directories.map(\.1).joined(separator: ", "))")
-        if !unmapped.isEmpty {
-            print("symbols with no icon (drawn as a dashed box): \(unmapped.sorted().joined(separator: ", "))")
-        }
+        let sheetName = "/" + Self.safe(manifest.bundleId) + "-sheet"
+        let sheets = rows.isEmpty ? [] : [PictureJob.Sheet(title: manifest.bundleId, rows: rows,
+                                                           png: png.map { $0 + sheetName + ".png" }, svg: svg.map { $0 + sheetName + ".svg" })]
+        let job = PictureJob(scale: scale, dark: dark, now: now, items: items, sheets: sheets)
+        if try !Self.render(job) { failures += 1 }
         return failures
     }
 
@@ -97,18 +79,45 @@ struct PreviewPictures {
         return out.isEmpty || out.hasPrefix(".") ? "_" + out : out
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let tmp = path + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw BlockingWorkerClient.Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+    /// The render executable: `WIDGETHOST_RENDER_EXECUTABLE`, else `widgethost-render` next to
+    /// this executable.
+    static func renderExecutable() -> String {
+        if let e = getenv("WIDGETHOST_RENDER_EXECUTABLE") { return String(cString: e) }
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+        let exe = String(decoding: buf[0..<max(0, n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(exe[..<(exe.lastIndex(of: "/") ?? exe.startIndex)]) + "/widgethost-render"
+    }
+
+    /// Writes `job` to a temporary file and runs the render process on it (its output goes to
+    /// ours); true when it drew everything.
+    static func render(_ job: PictureJob) throws -> Bool {
+        let data = try WireCodec.encode(job)
+        var template = Array("/tmp/widgethost-pictures-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(description: "cannot create a job file: \(String(cString: strerror(errno)))") }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer { unlink(path) }
         var off = 0
+        let bytes = [UInt8](data)
         while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + off, bytes.count - off) }
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + off, bytes.count - off) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { close(fd); unlink(tmp); throw BlockingWorkerClient.Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            guard n > 0 else { close(fd); throw Failure(description: "cannot write the job file: \(String(cString: strerror(errno)))") }
             off += n
         }
         close(fd)
-        guard rename(tmp, path) == 0 else { unlink(tmp); throw BlockingWorkerClient.Failure(description: "cannot rename to \(path): \(String(cString: strerror(errno)))") }
+        let exe = renderExecutable()
+        var argv: [UnsafeMutablePointer<CChar>?] = []
+        for a in [exe, "--job", path] { argv.append(strdup(a)) }
+        argv.append(nil)
+        defer { argv.forEach { free($0) } }
+        fflush(nil)
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, exe, nil, nil, argv, environ)
+        guard rc == 0 else { throw Failure(description: "cannot run \(exe): \(String(cString: strerror(rc)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status & 0x7f) == 0 && (status >> 8) & 0xff == 0
     }
 }
