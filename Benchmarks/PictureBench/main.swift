@@ -48,8 +48,8 @@ guard args.count >= 2 else {
 let host = args[0]
 let renderer = PictureRenderer()
 let now = Date(timeIntervalSince1970: 1_773_569_442)
-print("| bundle · widget | family | nodes | layout ms: median | p10–p90 | min–max |")
-print("| --- | --- | --- | --- | --- | --- |")
+print("| bundle · widget | family | nodes | layout ms, text measured afresh: median | p10–p90 | min–max | layout ms, measurements kept: median | p10–p90 | min–max |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 var smalls: [(String, ViewNode)] = []
 for path in args.dropFirst() {
     let worker = try BlockingWorkerClient(pluginPath: path, executable: host)
@@ -59,19 +59,20 @@ for path in args.dropFirst() {
             let op: WireOperation = manifest.bundleId.hasPrefix("org.widgethost") ? .placeholder : .snapshot
             guard let entry = try worker.request(WireRequest(op: op, kind: widget.kind, family: family, isPreview: true)).entries?.first else { continue }
             let tree = entry.view
-            let times = measure { _ = renderer.layout(tree, family: family, now: now) }
-            print("| \(manifest.bundleId) · \(widget.kind) | \(family.rawValue) | \(tree.nodeCount) | \(summary(times)) |")
+            let cold = measure { renderer.text.clearCache(); _ = renderer.layout(tree, family: family, now: now) }
+            let warm = measure { _ = renderer.layout(tree, family: family, now: now) }
+            print("| \(manifest.bundleId) · \(widget.kind) | \(family.rawValue) | \(tree.nodeCount) | \(summary(cold)) | \(summary(warm)) |")
             if family == .systemSmall { smalls.append(("\(manifest.bundleId) · \(widget.kind)", tree)) }
         }
     }
 }
 print("")
-print("| systemSmall at scale 2 | PNG ms: median | p10–p90 | min–max | SVG ms: median | p10–p90 | min–max |")
+print("| systemSmall at scale 2 (text measured afresh) | PNG ms: median | p10–p90 | min–max | SVG ms: median | p10–p90 | min–max |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
 for (name, tree) in smalls {
     let options = PictureOptions(scale: 2, now: now)
-    let png = try measure(iterations: 200, warmup: 20) { _ = try renderer.render(tree, family: .systemSmall, format: .png, options: options) }
-    let svg = try measure(iterations: 200, warmup: 20) { _ = try renderer.render(tree, family: .systemSmall, format: .svg, options: options) }
+    let png = try measure(iterations: 200, warmup: 20) { renderer.text.clearCache(); _ = try renderer.render(tree, family: .systemSmall, format: .png, options: options) }
+    let svg = try measure(iterations: 200, warmup: 20) { renderer.text.clearCache(); _ = try renderer.render(tree, family: .systemSmall, format: .svg, options: options) }
     print("| \(name) | \(summary(png)) | \(summary(svg)) |")
 }
 

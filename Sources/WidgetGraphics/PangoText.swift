@@ -76,7 +76,27 @@ public final class PangoText: TextMeasurer {
         return layout
     }
 
+    private struct Key: Hashable {
+        var text: String, font: ResolvedFont, width: Double?, maxLines: Int?
+    }
+    /// Answers kept across layouts (timeline entries and families repeat most of their texts);
+    /// bounded, emptied when full.
+    private var measured: [Key: TextMeasurement] = [:]
+    static let cacheLimit = 4096
+
+    /// Forgets every kept measurement (the benchmark's cold runs).
+    public func clearCache() { measured.removeAll(keepingCapacity: true) }
+
     public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
+        let key = Key(text: text, font: font, width: width, maxLines: maxLines)
+        if let m = measured[key] { return m }
+        let m = layOut(text, font: font, width: width, maxLines: maxLines)
+        if measured.count >= Self.cacheLimit { measured.removeAll(keepingCapacity: true) }
+        measured[key] = m
+        return m
+    }
+
+    private func layOut(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
         configure(text, font: font, width: width, maxLines: maxLines)
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)

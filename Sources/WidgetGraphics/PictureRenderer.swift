@@ -46,7 +46,8 @@ public struct PictureError: Error, CustomStringConvertible {
 /// Threading: one renderer per thread (it owns a `PangoText`). Time is bounded by
 /// `LayoutLimits` (nodes, depth, text length).
 public final class PictureRenderer {
-    let text = PangoText()
+    /// The text engine (its measurement cache persists across pictures).
+    public let text = PangoText()
 
     public init() {}
 
