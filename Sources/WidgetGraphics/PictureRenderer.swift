@@ -61,7 +61,7 @@ public final class PictureRenderer {
     public func layout(_ root: ViewNode, family: WidgetFamily, now: Date) -> PlacedNode {
         let s = family.nominalSize
         var bounds = Rect(x: 0, y: 0, width: s.width, height: s.height)
-        if !family.isAccessory, root.modifiers?.containerBackground != nil || Self.firstContainerBackground(root) != nil {
+        if !family.isAccessory, Self.firstContainerBackground(root) != nil {
             bounds = bounds.inset(by: Insets(all: Self.systemMargins))
         }
         return LayoutEngine(measurer: text, now: now).layout(root, in: bounds)

@@ -64,6 +64,10 @@ final class LayoutBox {
     let alignment: AlignmentSpec
     let text: String
     var sizes: [ProposedSize: Size] = [:]
+    /// The content's size per proposal (inside padding and frame).
+    var contentSizes: [ProposedSize: Size] = [:]
+    /// A stack's distribution per proposal (sizing and placement ask for the same ones).
+    var distributions: [ProposedSize: [(ProposedSize, Size)]] = [:]
     var texts: [ProposedSize: (PlacedText, Size)] = [:]
 
     init(node: ViewNode, behaviour: Behaviour, env: LayoutEnvironment, text: String) {

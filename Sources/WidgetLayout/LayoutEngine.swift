@@ -102,6 +102,13 @@ final class LayoutPass {
     }
 
     private func contentSize(_ b: LayoutBox, _ p: ProposedSize) -> Size {
+        if let s = b.contentSizes[p] { return s }
+        let s = uncachedContentSize(b, p)
+        b.contentSizes[p] = s
+        return s
+    }
+
+    private func uncachedContentSize(_ b: LayoutBox, _ p: ProposedSize) -> Size {
         switch b.behaviour {
         case .stack(let axis):
             let d = distribute(b, axis, p)
@@ -155,6 +162,13 @@ final class LayoutPass {
 
     /// The proposal and chosen size of each child of a stack proposed `p`.
     func distribute(_ b: LayoutBox, _ axis: Axis, _ p: ProposedSize) -> [(ProposedSize, Size)] {
+        if let d = b.distributions[p] { return d }
+        let d = uncachedDistribute(b, axis, p)
+        b.distributions[p] = d
+        return d
+    }
+
+    private func uncachedDistribute(_ b: LayoutBox, _ axis: Axis, _ p: ProposedSize) -> [(ProposedSize, Size)] {
         let kids = b.children
         guard !kids.isEmpty else { return [] }
         func prop(_ main: Double?) -> ProposedSize {
@@ -163,7 +177,9 @@ final class LayoutPass {
             q[axis.other] = p[axis.other]
             return q
         }
-        guard let main = p[axis], main.isFinite else {
+        // Unspecified, infinite or zero along the axis (the ideal and the flexibility probes):
+        // every child gets the same proposal, no distribution needed.
+        guard let main = p[axis], main.isFinite, main > 0 else {
             let q = prop(p[axis])
             return kids.map { (q, size($0, q)) }
         }
@@ -174,7 +190,8 @@ final class LayoutPass {
             return f.isNaN ? .infinity : f
         }
         var result = [(ProposedSize, Size)](repeating: (prop(0), .zero), count: kids.count)
-        let priorities = Set(kids.map(\.priority)).sorted(by: >)
+        let first = kids[0].priority
+        let priorities = kids.allSatisfy({ $0.priority == first }) ? [first] : Set(kids.map(\.priority)).sorted(by: >)
         for priority in priorities {
             // Least flexible first; spacers last, with their minimum kept for them meanwhile,
             // so text does not wrap to make room for a spacer beyond its minimum length.
@@ -184,7 +201,7 @@ final class LayoutPass {
                 return flex[a] < flex[b] || (flex[a] == flex[b] && a < b)
             }
             var reservedBelow = 0.0
-            for i in kids.indices where kids[i].priority < priority { reservedBelow += mins[i] }
+            if priorities.count > 1 { for i in kids.indices where kids[i].priority < priority { reservedBelow += mins[i] } }
             var offer = max(0, remaining - reservedBelow)
             var spacerMins = 0.0, others = 0.0
             for i in group { if isSpacer(kids[i]) { spacerMins += mins[i] } else { others += 1 } }

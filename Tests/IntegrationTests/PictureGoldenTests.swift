@@ -72,6 +72,26 @@ import Glibc
         }
     }
 
+    @Test func previewWritesSVGAndASheetAndReportsAMissingRenderer() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let plugin = TestPaths.plugin("StatsWidget")
+        let r = run(TestPaths.widgethost, ["preview", plugin, "--svg", dir.path + "/svg", "--family", "systemSmall", "--scale", "1"],
+                    environment: ["FONTCONFIG_FILE": Self.fontsConf, "XDG_CACHE_HOME": dir.path + "/cache"])
+        #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+        let files = listDirectory(dir.path + "/svg").sorted()
+        #expect(files.contains("com.example.StatsWidget-systemSmall-snapshot.svg"))
+        #expect(files.contains("com.example.stats-sheet.svg"))
+        #expect(files.filter { $0.hasSuffix(".svg") }.count == 4)  // placeholder, snapshot, one timeline entry, sheet
+        let svg = String(decoding: readBytes(dir.path + "/svg/com.example.StatsWidget-systemSmall-snapshot.svg") ?? [], as: UTF8.self)
+        #expect(svg.contains("<svg") && svg.contains("width=\"158"))
+
+        let bad = run(TestPaths.widgethost, ["preview", plugin, "--png", dir.path + "/png"], environment: ["WIDGETHOST_RENDER_EXECUTABLE": "/nonexistent/render"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("preview: cannot run /nonexistent/render"))
+        let scale = run(TestPaths.widgethost, ["preview", plugin, "--png", dir.path + "/png", "--scale", "5"])
+        #expect(scale.status != 0 && scale.stderr.contains("--scale must be 1, 2 or 3"))
+    }
+
     /// Ten vigorous minutes at 07:00 and five moderate ones at 09:30 on the frozen day.
     func seedCardioBot(_ containers: String) throws {
         setenv("WIDGETHOST_CONTAINERS", containers, 1)

@@ -84,8 +84,14 @@ struct PreviewCommand: ParsableCommand {
         if pngDirectory != nil || svgDirectory != nil {
             let pictures = PreviewPictures(worker: worker, manifest: manifest, png: pngDirectory.map(ConfigSource.absolute),
                                            svg: svgDirectory.map(ConfigSource.absolute), scale: scale, dark: dark)
-            let failed = try pictures.run(widgets: widgets, families: { w in family == "all" ? w.families : w.families.filter { $0.rawValue == family } },
+            let failed: Int
+            do {
+                failed = try pictures.run(widgets: widgets, families: { w in family == "all" ? w.families : w.families.filter { $0.rawValue == family } },
                                           configuration: parseParams(for:))
+            } catch let e as PreviewPictures.Failure {
+                ControlClient.printError("preview: \(e)")
+                throw ExitCode(1)
+            }
             if failed > 0 { throw ExitCode(1) }
             return
         }
