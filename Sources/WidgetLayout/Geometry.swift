@@ -84,10 +84,22 @@ public struct AlignmentSpec: Hashable, Sendable {
     /// `topLeading`, `top`, `leading`, `center`, `trailing`, `bottomTrailing`, … (and the
     /// one-axis stack names); anything else is `center`.
     public init(name: String?) {
-        let n = (name ?? "center").lowercased()
-        x = n.contains("leading") ? 0 : (n.contains("trailing") ? 1 : 0.5)
-        y = n.hasPrefix("top") ? 0 : (n.hasPrefix("bottom") ? 1 : 0.5)
-        if n.contains("baseline") { y = n.contains("last") ? 1 : 0 }
+        switch name ?? "center" {
+        case "center": x = 0.5; y = 0.5
+        case "leading": x = 0; y = 0.5
+        case "trailing": x = 1; y = 0.5
+        case "top": x = 0.5; y = 0
+        case "bottom": x = 0.5; y = 1
+        case "topLeading": x = 0; y = 0
+        case "topTrailing": x = 1; y = 0
+        case "bottomLeading": x = 0; y = 1
+        case "bottomTrailing": x = 1; y = 1
+        default:
+            let n = (name ?? "center").lowercased()
+            x = n.contains("leading") ? 0 : (n.contains("trailing") ? 1 : 0.5)
+            y = n.hasPrefix("top") ? 0 : (n.hasPrefix("bottom") ? 1 : 0.5)
+            if n.contains("baseline") { y = n.contains("last") ? 1 : 0 }
+        }
     }
     public init(x: Double, y: Double) { self.x = x; self.y = y }
 

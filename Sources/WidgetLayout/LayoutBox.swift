@@ -63,12 +63,16 @@ final class LayoutBox {
     let spacing: Double?
     let alignment: AlignmentSpec
     let text: String
-    var sizes: [ProposedSize: Size] = [:]
+    // Per-proposal caches. A box sees a handful of distinct proposals, so these are short
+    // arrays searched linearly: cheaper than hashing for every query.
+    var sizes = SmallCache<ProposedSize, Size>()
     /// The content's size per proposal (inside padding and frame).
-    var contentSizes: [ProposedSize: Size] = [:]
+    var contentSizes = SmallCache<ProposedSize, Size>()
     /// A stack's distribution per proposal (sizing and placement ask for the same ones).
-    var distributions: [ProposedSize: [(ProposedSize, Size)]] = [:]
-    var texts: [ProposedSize: (PlacedText, Size)] = [:]
+    var distributions = SmallCache<ProposedSize, [(ProposedSize, Size)]>()
+    var texts = SmallCache<ProposedSize, (PlacedText, Size)>()
+    /// Text measurements by (font, width, lines): proposals that differ only in height share them.
+    var measurements = SmallCache<MeasureKey, TextMeasurement>()
 
     init(node: ViewNode, behaviour: Behaviour, env: LayoutEnvironment, text: String) {
         self.node = node
@@ -103,6 +107,29 @@ final class LayoutBox {
     }
 
     func child(role: String) -> LayoutBox? { children.first { $0.node.role == role } }
+}
+
+/// The arguments of one text measurement of a box (its text is the box's).
+struct MeasureKey: Equatable {
+    var font: ResolvedFont, width: Double?, maxLines: Int?
+}
+
+/// A few key–value pairs searched linearly, most recent first; past `limit` the oldest go.
+struct SmallCache<Key: Equatable, Value> {
+    private var entries: [(Key, Value)] = []
+    static var limit: Int { 32 }
+
+    subscript(key: Key) -> Value? {
+        get {
+            for e in entries.reversed() where e.0 == key { return e.1 }
+            return nil
+        }
+        set {
+            guard let newValue else { return }
+            if entries.count >= Self.limit { entries.removeFirst(entries.count / 2) }
+            entries.append((key, newValue))
+        }
+    }
 }
 
 /// Turns untrusted numbers into lengths the layout can use.
@@ -176,7 +203,8 @@ struct LayoutBoxBuilder {
         case .text:
             behaviour = .text
             let raw = n.date.map { LiveDateFormatter.format($0, now: now) } ?? n.text ?? ""
-            text = raw.count > LayoutLimits.maxTextLength ? String(raw.prefix(LayoutLimits.maxTextLength)) : raw
+            text = raw.utf8.count > LayoutLimits.maxTextLength && raw.count > LayoutLimits.maxTextLength
+                ? String(raw.prefix(LayoutLimits.maxTextLength)) : raw
         case .image:
             let resizable = n.modifiers?.other?["resizable"] == .bool(true)
             behaviour = .image(resizable: resizable)

@@ -258,25 +258,25 @@ final class LayoutPass {
         var font = b.font
         // The unwrapped text first: when it fits the width on offer, wrapping changes nothing
         // (one text engine call instead of two for most texts).
-        var m = measure(b.text, font, nil, maxLines)
-        if let w = width, m.width <= w { width = nil } else { m = measure(b.text, font, width, maxLines) }
+        var m = measure(b, font, nil, maxLines)
+        if let w = width, m.width <= w { width = nil } else { m = measure(b, font, width, maxLines) }
         func fitLines(_ m: TextMeasurement) {
             guard let h = p.height, h.isFinite, m.height > h + 0.001, m.lineHeight > 0 else { return }
             let fit = max(1, Int((h / m.lineHeight + 0.001).rounded(.down)))
             if fit < (maxLines ?? Int.max) { maxLines = fit }
         }
         fitLines(m)
-        if maxLines != b.lineLimit { m = measure(b.text, font, width, maxLines) }
+        if maxLines != b.lineLimit { m = measure(b, font, width, maxLines) }
         if m.truncated && b.scaleFactor < 1 {
             let lines = maxLines
-            let smallest = measure(b.text, b.font.scaled(b.scaleFactor), width, lines)
+            let smallest = measure(b, b.font.scaled(b.scaleFactor), width, lines)
             if smallest.truncated {
                 font = b.font.scaled(b.scaleFactor); m = smallest
             } else {
                 var lo = b.scaleFactor, hi = 1.0, best = smallest
                 for _ in 0..<6 {
                     let mid = (lo + hi) / 2
-                    let t = measure(b.text, b.font.scaled(mid), width, lines)
+                    let t = measure(b, b.font.scaled(mid), width, lines)
                     if t.truncated { hi = mid } else { lo = mid; best = t }
                 }
                 font = b.font.scaled(lo); m = best
@@ -289,23 +289,18 @@ final class LayoutPass {
         return result
     }
 
-    private struct MeasureKey: Hashable {
-        var text: String, font: ResolvedFont, width: Double?, maxLines: Int?
-    }
-    private var measured: [MeasureKey: TextMeasurement] = [:]
-
     /// The measurer's answer, asked once per layout for the same arguments (a text is
     /// measured at the same width through several proposals that differ only in height). A
     /// width of 0 (a stack asking for a minimum) is answered without the measurer: nothing fits.
-    private func measure(_ text: String, _ font: ResolvedFont, _ width: Double?, _ maxLines: Int?) -> TextMeasurement {
+    private func measure(_ b: LayoutBox, _ font: ResolvedFont, _ width: Double?, _ maxLines: Int?) -> TextMeasurement {
         if let width, width <= 0 {
             let line = font.size * 1.2
-            return TextMeasurement(width: 0, height: line, lineHeight: line, baseline: font.size, truncated: !text.isEmpty)
+            return TextMeasurement(width: 0, height: line, lineHeight: line, baseline: font.size, truncated: !b.text.isEmpty)
         }
-        let key = MeasureKey(text: text, font: font, width: width, maxLines: maxLines)
-        if let m = measured[key] { return m }
-        let m = measurer.measure(text, font: font, width: width, maxLines: maxLines)
-        measured[key] = m
+        let key = MeasureKey(font: font, width: width, maxLines: maxLines)
+        if let m = b.measurements[key] { return m }
+        let m = measurer.measure(b.text, font: font, width: width, maxLines: maxLines)
+        b.measurements[key] = m
         return m
     }
 
