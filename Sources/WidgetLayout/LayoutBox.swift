@@ -62,6 +62,8 @@ final class LayoutBox {
     let offset: (x: Double, y: Double)
     let spacing: Double?
     let alignment: AlignmentSpec
+    /// An `HStack` aligned on text baselines: false for the first, true for the last; nil otherwise.
+    let baselineAlignment: Bool?
     let text: String
     // Per-proposal caches. A box sees a handful of distinct proposals, so these are short
     // arrays searched linearly: cheaper than hashing for every query.
@@ -104,6 +106,7 @@ final class LayoutBox {
         }
         spacing = node.spacing.flatMap { $0.isFinite ? min(max($0, -LayoutLimits.maxLength), LayoutLimits.maxLength) : nil }
         alignment = AlignmentSpec(name: node.alignment)
+        baselineAlignment = node.alignment == "firstTextBaseline" ? false : (node.alignment == "lastTextBaseline" ? true : nil)
     }
 
     func child(role: String) -> LayoutBox? { children.first { $0.node.role == role } }

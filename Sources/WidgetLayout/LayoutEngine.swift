@@ -112,6 +112,12 @@ final class LayoutPass {
         switch b.behaviour {
         case .stack(let axis):
             let d = distribute(b, axis, p)
+            if axis == .horizontal, let last = b.baselineAlignment {
+                let (_, above, below) = baselineRow(b, d, last: last)
+                var s = stackSize(b, axis, d)
+                s.height = above + below
+                return s
+            }
             return stackSize(b, axis, d)
         case .zstack:
             return zstack(b, p).size
@@ -219,6 +225,76 @@ final class LayoutPass {
             }
         }
         return result
+    }
+
+    /// The children of a baseline-aligned `HStack`: each one's baseline (a view without text
+    /// sits on the line with its bottom), and the row's extent above and below the line.
+    private func baselineRow(_ b: LayoutBox, _ d: [(ProposedSize, Size)], last: Bool) -> (baselines: [Double], above: Double, below: Double) {
+        var baselines: [Double] = [], above = 0.0, below = 0.0
+        for (i, c) in b.children.enumerated() {
+            let h = d[i].1.height
+            let line = min(max(baseline(c, d[i].0, last: last) ?? h, 0), h)
+            baselines.append(line)
+            above = max(above, line)
+            below = max(below, h - line)
+        }
+        return (baselines, above, below)
+    }
+
+    /// Distance from the top of `b` (as sized for `p`) to its first (or last) text baseline;
+    /// nil when it shows no text.
+    func baseline(_ b: LayoutBox, _ proposal: ProposedSize, last: Bool, depth: Int = 0) -> Double? {
+        guard depth < LayoutLimits.maxDepth else { return nil }
+        let p = Sanitize.proposal(proposal)
+        let s = size(b, p)
+        var q = fixed(b, p)
+        var dy = 0.0
+        if let f = b.frame {
+            q = frameProposal(f, q)
+            dy += (s.height - paddedSize(b, q).height) * f.alignment.y
+        }
+        if let e = b.padding {
+            dy += e.top
+            q = inner(q, e)
+        }
+        let content = contentSize(b, q)
+        switch b.behaviour {
+        case .text:
+            let (t, size) = text(b, q)
+            let lineHeight = t.font.size * 1.2
+            return dy + (last ? max(t.baseline, size.height - lineHeight + t.baseline) : t.baseline)
+        case .stack(let axis):
+            let d = distribute(b, axis, q)
+            if axis == .horizontal {
+                if let l = b.baselineAlignment { return dy + baselineRow(b, d, last: l).above }
+                for (i, c) in b.children.enumerated() {
+                    if let line = baseline(c, d[i].0, last: last, depth: depth + 1) {
+                        return dy + (content.height - d[i].1.height) * b.alignment.y + line
+                    }
+                }
+                return nil
+            }
+            var offsets: [Double] = []
+            var y = 0.0
+            for i in b.children.indices {
+                offsets.append(y)
+                y += d[i].1.height + (i < b.children.count - 1 ? spacing(b, after: i) : 0)
+            }
+            for i in (last ? Array(b.children.indices.reversed()) : Array(b.children.indices)) {
+                if let line = baseline(b.children[i], d[i].0, last: last, depth: depth + 1) { return dy + offsets[i] + line }
+            }
+            return nil
+        case .zstack:
+            let z = zstack(b, q)
+            for (i, c) in b.children.enumerated() {
+                if let line = baseline(c, z.proposals[i], last: last, depth: depth + 1) {
+                    return dy + (content.height - size(c, z.proposals[i]).height) * b.alignment.y + line
+                }
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 
     private func stackSize(_ b: LayoutBox, _ axis: Axis, _ d: [(ProposedSize, Size)]) -> Size {
@@ -371,9 +447,11 @@ final class LayoutPass {
             var cursor = axis == .horizontal ? r.x : r.y
             let d = distribute(b, axis, q)
             let crossAlign = axis == .horizontal ? b.alignment.y : b.alignment.x
+            let row = axis == .horizontal ? b.baselineAlignment.map { baselineRow(b, d, last: $0) } : nil
             for (i, c) in b.children.enumerated() {
                 let s = Sanitize.drawable(d[i].1, d[i].0)
-                let crossOrigin = axis == .horizontal ? r.y + (r.height - s.height) * crossAlign : r.x + (r.width - s.width) * crossAlign
+                var crossOrigin = axis == .horizontal ? r.y + (r.height - s.height) * crossAlign : r.x + (r.width - s.width) * crossAlign
+                if let row { crossOrigin = r.y + row.above - row.baselines[i] }
                 let o = axis == .horizontal ? (cursor, crossOrigin) : (crossOrigin, cursor)
                 let child = place(c, at: o, proposal: d[i].0)
                 cursor += s[axis]

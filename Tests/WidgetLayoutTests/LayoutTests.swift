@@ -167,3 +167,16 @@ func texts(_ p: PlacedNode) -> [PlacedNode] {
 extension PlacedNode {
     subscript(i: Int) -> PlacedNode { children[i] }
 }
+
+@Test func hStackAlignsFirstTextBaselines() {
+    // Baselines at the font size (fixed-advance measurer): 20 for "A", 10 for "b", the colour's
+    // bottom for the colour; the row is 20 above the line and max(24 − 20, 12 − 10, 0) = 4 below.
+    let p = layout(HStack(alignment: .firstTextBaseline) {
+        Text("A").font(.system(size: 20))
+        Text("b").font(.system(size: 10))
+        Color.red.frame(width: 6, height: 6)
+    }, width: 100, height: 100)
+    #expect(p.frame == Rect(x: 31.5, y: 38, width: 37, height: 24))
+    #expect(texts(p).map(\.frame) == [Rect(x: 31.5, y: 38, width: 10, height: 24), Rect(x: 49.5, y: 48, width: 5, height: 12)])
+    #expect(p.children[2].frame == Rect(x: 62.5, y: 52, width: 6, height: 6))
+}
