@@ -61,6 +61,9 @@ final class LayoutBox {
     let priority: Double
     let offset: (x: Double, y: Double)
     let spacing: Double?
+    /// `aspectRatio`: the ratio (width / height; nil: the content's ideal ratio) and whether
+    /// it fills (else fits) the proposal.
+    let aspect: (ratio: Double?, fill: Bool)?
     let alignment: AlignmentSpec
     /// An `HStack` aligned on text baselines: false for the first, true for the last; nil otherwise.
     let baselineAlignment: Bool?
@@ -103,6 +106,13 @@ final class LayoutBox {
             offset = (Sanitize.offset(o["x"]), Sanitize.offset(o["y"]))
         } else {
             offset = (0, 0)
+        }
+        if case .object(let a)? = other?["aspectRatio"] {
+            var ratio: Double?
+            if case .number(let r)? = a["ratio"], r.isFinite, r > 0 { ratio = min(max(r, 1e-3), 1e3) }
+            aspect = (ratio, a["mode"] == .string("fill"))
+        } else {
+            aspect = nil
         }
         spacing = node.spacing.flatMap { $0.isFinite ? min(max($0, -LayoutLimits.maxLength), LayoutLimits.maxLength) : nil }
         alignment = AlignmentSpec(name: node.alignment)

@@ -103,9 +103,31 @@ final class LayoutPass {
 
     private func contentSize(_ b: LayoutBox, _ p: ProposedSize) -> Size {
         if let s = b.contentSizes[p] { return s }
-        let s = uncachedContentSize(b, p)
+        let s = uncachedContentSize(b, aspectProposal(b, p))
         b.contentSizes[p] = s
         return s
+    }
+
+    /// What `aspectRatio` turns a proposal into: the largest (fit) or smallest (fill) size of
+    /// the ratio within (around) the proposal; with one dimension unspecified, the other
+    /// follows from the ratio; with none, the content's ideal size.
+    private func aspectProposal(_ b: LayoutBox, _ p: ProposedSize) -> ProposedSize {
+        guard let a = b.aspect else { return p }
+        var ratio = a.ratio
+        if ratio == nil {
+            let ideal = uncachedContentSize(b, .unspecified)
+            if ideal.width.isFinite, ideal.height.isFinite, ideal.width > 0, ideal.height > 0 { ratio = ideal.width / ideal.height }
+        }
+        guard let r = ratio else { return p }
+        switch (p.width, p.height) {
+        case (let w?, let h?) where w.isFinite && h.isFinite:
+            let wide = w / max(h, 1e-9) > r
+            let byHeight = a.fill ? !wide : wide
+            return byHeight ? ProposedSize(width: h * r, height: h) : ProposedSize(width: w, height: w / r)
+        case (let w?, _) where w.isFinite: return ProposedSize(width: w, height: w / r)
+        case (_, let h?) where h.isFinite: return ProposedSize(width: h * r, height: h)
+        default: return p
+        }
     }
 
     private func uncachedContentSize(_ b: LayoutBox, _ p: ProposedSize) -> Size {
@@ -436,7 +458,7 @@ final class LayoutPass {
         let cs = Sanitize.drawable(contentSize(b, q), q)
         contentRect = Rect(x: contentRect.x, y: contentRect.y, width: cs.width, height: cs.height)
         var placed = PlacedNode(node: b.node, frame: outer, contentFrame: contentRect, text: nil, indicator: nil, font: b.font, children: [])
-        placeContent(b, into: &placed, proposal: q)
+        placeContent(b, into: &placed, proposal: aspectProposal(b, q))
         return placed
     }
 

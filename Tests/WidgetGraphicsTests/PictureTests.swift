@@ -125,3 +125,17 @@ private func renderer() -> PictureRenderer {
     #expect(a.width == 64 && a.height == 48)
     #expect(a.differingPixels(from: b, threshold: 1) == 0)
 }
+
+@Test func darkAppearanceDrawsADarkWidgetWithLightText() throws {
+    let v = tree(Text("████").font(.system(size: 40)).foregroundStyle(.primary))
+    func rgb(_ appearance: Appearance) throws -> (background: UInt32, center: UInt32) {
+        let p = try renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, appearance: appearance, now: fixedNow))
+        let image = try #require(PixelImage.decodePNG(p.bytes))
+        return (image.pixels[20 * image.width + 79] & 0xFFFFFF, image.pixels[79 * image.width + 79] & 0xFFFFFF)
+    }
+    let light = try rgb(.light), dark = try rgb(.dark)
+    #expect(light.background == 0xFFFFFF)
+    #expect(dark.background == 0x1C1C1E)
+    #expect(light.center == 0x000000)
+    #expect(dark.center == 0xFFFFFF)
+}

@@ -180,3 +180,13 @@ extension PlacedNode {
     #expect(texts(p).map(\.frame) == [Rect(x: 31.5, y: 38, width: 10, height: 24), Rect(x: 49.5, y: 48, width: 5, height: 12)])
     #expect(p.children[2].frame == Rect(x: 62.5, y: 52, width: 6, height: 6))
 }
+
+@Test func aspectRatioFitsAndFills() {
+    let fit = layout(Color.red.aspectRatio(2, contentMode: .fit), width: 100, height: 100)
+    #expect(fit.frame == Rect(x: 0, y: 25, width: 100, height: 50))
+    let fill = layout(Color.red.aspectRatio(2, contentMode: .fill), width: 100, height: 100)
+    #expect(fill.frame == Rect(x: -50, y: 0, width: 200, height: 100))
+    // No ratio: the content's ideal one (a 10 × 10 shape is square).
+    let square = layout(Circle().scaledToFit(), width: 120, height: 60)
+    #expect(square.frame == Rect(x: 30, y: 0, width: 60, height: 60))
+}
