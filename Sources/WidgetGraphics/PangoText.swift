@@ -103,15 +103,8 @@ public final class PangoText: TextMeasurer {
         let scale = Double(PANGO_SCALE)
         let lines = max(1, Int(pango_layout_get_line_count(layout)))
         let height = Double(logical.height) / scale
-        // Width of the widest line's ink advance (not the wrap width).
-        var widest = 0.0
-        let iter = pango_layout_get_iter(layout)
-        repeat {
-            var r = PangoRectangle()
-            pango_layout_iter_get_line_extents(iter, nil, &r)
-            widest = max(widest, Double(r.width) / scale)
-        } while pango_layout_iter_next_line(iter) != 0
-        pango_layout_iter_free(iter)
+        // Left-aligned, the layout's logical width is its widest line (not the wrap width).
+        let widest = Double(logical.x + logical.width) / scale
         let truncated = pango_layout_is_ellipsized(layout) != 0
         let baseline = Double(pango_layout_get_baseline(layout)) / scale
         return TextMeasurement(width: widest.rounded(.up), height: height.rounded(.up), lineHeight: height / Double(lines), baseline: baseline, truncated: truncated)
