@@ -139,3 +139,20 @@ private func renderer() -> PictureRenderer {
     #expect(light.center == 0x000000)
     #expect(dark.center == 0xFFFFFF)
 }
+
+@Test func timerProgressIsDrawnAtThePicturesDate() throws {
+    // A countdown over 100 s, drawn 25 s in: the bar is filled to 25 % (counting up) or 75 %
+    // (counting down) of its width, in the tint.
+    let start = fixedNow.addingTimeInterval(-25), end = fixedNow.addingTimeInterval(75)
+    func bar(countsDown: Bool) throws -> [Bool] {
+        let v = tree(ProgressView(timerInterval: start...end, countsDown: countsDown).tint(.red).frame(width: 100))
+        let p = try renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, now: fixedNow))
+        let image = try #require(PixelImage.decodePNG(p.bytes))
+        let y = (0..<image.height).first { y in (0..<image.width).contains { x in isRed(image.pixels[y * image.width + x]) } } ?? 0
+        return (0..<10).map { i in isRed(image.pixels[(y + 1) * image.width + 29 + 5 + i * 10]) }
+    }
+    func isRed(_ px: UInt32) -> Bool { (px >> 16) & 0xFF > 200 && (px >> 8) & 0xFF < 120 && px & 0xFF < 120 }
+    let up = try bar(countsDown: false), down = try bar(countsDown: true)
+    #expect(up.filter { $0 }.count == 3 || up.filter { $0 }.count == 2)
+    #expect(down.filter { $0 }.count == 7 || down.filter { $0 }.count == 8)
+}
