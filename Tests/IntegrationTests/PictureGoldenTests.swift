@@ -10,8 +10,8 @@ import Glibc
 /// compared with `Fixtures/pictures/<product>/` with a tolerance (`threshold` per channel,
 /// at most `maxDiffering` pixels), so an anti-aliasing change passes and a moved element fails.
 ///
-/// Deterministic: the preview runs under libfaketime with the clock frozen at
-/// 2026-03-15 10:10:42 UTC (never today), TZ=UTC, the pinned fontconfig file of the
+/// Deterministic: the preview runs with its wall clock frozen at 2026-03-15 10:10:42 UTC (never
+/// today; `frozenClockEnvironment`), TZ=UTC, the pinned fontconfig file of the
 /// WidgetGraphics tests, and a seeded app-group container. Snapshots are compared (the system
 /// bundle's placeholders and clock: its other snapshots read this machine's CPU and memory).
 ///
@@ -21,29 +21,23 @@ import Glibc
 @Suite struct PictureGoldenTests {
     static let goldenDir = TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/pictures"
     static let fontsConf = TestPaths.repoRoot + "/Tests/WidgetGraphicsTests/Fixtures/fonts.conf"
-    static let frozenClock = "2026-03-15 10:10:42"
+    /// 2026-03-15 10:10:42 UTC.
+    static let frozenClock = Date(timeIntervalSince1970: 1_773_569_442)
     /// 2026-03-15 00:00:00 UTC.
     static let frozenDay = 1_773_532_800.0
     static let threshold = 40
     /// Pixels allowed to differ: 0.2 % of the picture.
     static func maxDiffering(_ image: PixelImage) -> Int { image.width * image.height / 500 }
 
-    static let faketime: String? = ["/usr/bin/faketime", "/bin/faketime"].first { access($0, X_OK) == 0 }
-
     @Test(arguments: TestPaths.exampleProducts)
     func picturesMatchTheGoldens(product: String) throws {
-        guard let faketime = Self.faketime else {
-            if getenv("CI") != nil { Issue.record("faketime is missing (scripts/install-deps.sh installs it)") }
-            return
-        }
         let dir = TempDir(); defer { dir.remove() }
         let containers = dir.path + "/containers", out = dir.path + "/png"
         mkdir(containers, 0o755)
         if product == "CardioBotWidgets" { try seedCardioBot(containers) }
-        let r = run("/usr/bin/timeout", ["300", faketime, "-f", Self.frozenClock, TestPaths.widgethost, "preview",
-                                         TestPaths.plugin(product), "--png", out, "--scale", "2"],
-                    environment: ["TZ": "UTC", "FONTCONFIG_FILE": Self.fontsConf, "WIDGETHOST_CONTAINERS": containers,
-                                  "FAKETIME_DONT_FAKE_MONOTONIC": "1", "XDG_CACHE_HOME": dir.path + "/cache"])
+        let r = run("/usr/bin/timeout", ["300", TestPaths.widgethost, "preview", TestPaths.plugin(product), "--png", out, "--scale", "2"],
+                    environment: try frozenClockEnvironment(at: Self.frozenClock).merging(
+                        ["FONTCONFIG_FILE": Self.fontsConf, "WIDGETHOST_CONTAINERS": containers, "XDG_CACHE_HOME": dir.path + "/cache"]) { $1 })
         #expect(r.status == 0, "preview failed: \(r.stdout.suffix(2000)) \(r.stderr.suffix(2000))")
         // Snapshots; for the system bundle its placeholders and the clock's snapshots (the other
         // snapshots read this machine; the battery widget exists only where there is a battery).
