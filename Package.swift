@@ -16,11 +16,16 @@ let exampleBundles: [(product: String, target: String, path: String)] = [
 /// built like the examples, never installed.
 let fixtureBundles: [(product: String, target: String, path: String)] = [
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget"),
+    ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget"),
 ]
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
 let pluginLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
+
+/// Widget code is Swift 5 code, as widget extensions are: `static var title: LocalizedStringResource`
+/// in intents compiles as written. The project's own code stays in Swift 6 mode.
+let pluginSwiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
     name: "WidgetHost",
@@ -69,7 +74,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {
-        .target(name: $0.target, dependencies: ["OpenWidgetKit"], path: $0.path, linkerSettings: pluginLinkerSettings)
+        .target(name: $0.target, dependencies: ["OpenWidgetKit"], path: $0.path,
+                swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings)
     },
     swiftLanguageModes: [.v6]
 )

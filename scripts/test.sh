@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build               # every product, the plugin .so files included
 swift build --build-tests # the test bundle
+bash scripts/check-sdk-swift5.sh   # the SDK builds in Swift 5 mode too
 swift test --skip-build "$@"
