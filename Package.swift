@@ -17,6 +17,7 @@ let exampleBundles: [(product: String, target: String, path: String)] = [
 let fixtureBundles: [(product: String, target: String, path: String)] = [
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget"),
     ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget"),
+    ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture"),
 ]
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
@@ -44,7 +45,9 @@ let package = Package(
             providers: [.apt(["libuv1-dev"])]
         ),
         .target(name: "CWidgetPluginABI"),
-        .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
+        /// The SDK's weak `widget_plugin_entry_v1` that reaches a `@main` bundle (C: it calls the plugin's `main`).
+        .target(name: "CWidgetMainEntry", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
         .target(
             name: "WidgetHostCore",

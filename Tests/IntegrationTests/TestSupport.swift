@@ -27,6 +27,7 @@ enum TestPaths {
     static func plugin(_ product: String) -> String { products + "/lib\(product).so" }
 
     static let appleStyleProduct = "AppleStyleWidget"
+    static let mainWidgetProduct = "MainWidgetFixture"
     static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets"]
 }
 

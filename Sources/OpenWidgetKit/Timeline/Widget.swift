@@ -5,6 +5,10 @@ public protocol Widget {
     associatedtype Body: WidgetConfiguration
     init()
     var body: Body { get }
+    /// Bundle identifier when this widget is the `@main` type; default: its qualified name.
+    static var widgetBundleIdentifier: String? { get }
+    /// App groups when this widget is the `@main` type (the App Groups entitlement); default none.
+    static var widgetAppGroups: [String] { get }
 }
 
 /// How a widget is configured and displayed. Created by `StaticConfiguration` or
@@ -91,6 +95,11 @@ public protocol WidgetBundle {
     associatedtype Body: Widget
     init()
     @WidgetBundleBuilder var body: Body { get }
+    /// Bundle identifier when this bundle is the `@main` type; default: its qualified name.
+    static var widgetBundleIdentifier: String? { get }
+    /// App groups of this bundle (the App Groups entitlement on iOS): the host creates and
+    /// watches `containers/<group>/` for each. Default none.
+    static var widgetAppGroups: [String] { get }
 }
 
 /// The widgets of a bundle, in declaration order (what `WidgetBundleBuilder` produces).

@@ -1,10 +1,10 @@
 import Foundation
 import OpenWidgetKit
 
+@main
 struct AppleStyleBundle: WidgetBundle {
     var body: some Widget {
         CityWidget()
     }
 }
 
-@_cdecl("widget_plugin_entry_v1") public func widgetPluginEntry() -> UnsafeRawPointer { WidgetPluginExport.entry(AppleStyleBundle.self) }
