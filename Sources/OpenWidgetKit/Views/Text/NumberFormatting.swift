@@ -279,3 +279,60 @@ extension BinaryInteger {
 extension BinaryFloatingPoint {
     public func formatted<F: TextFormatStyle>(_ style: F) -> String where F.FormatInput == Self { style.format(self) }
 }
+
+/// `.currency(code:)`: `1234.5` → `"$1,234.50"`, `-5` → `"-$5.00"` (en_US); the currency's
+/// own fraction digits (2; 0 for JPY and KRW); symbols for the common codes, else the code
+/// and a space (`"CHF 12.00"`).
+public struct CurrencyFormatStyle<Value>: TextFormatStyle, Hashable, Sendable {
+    public let code: String
+    var configuration = NumberFormatConfiguration()
+    public init(code: String) { self.code = code.uppercased() }
+
+    static func symbol(_ code: String) -> String {
+        switch code {
+        case "USD": "$"
+        case "EUR": "€"
+        case "GBP": "£"
+        case "JPY": "¥"
+        case "CNY": "CN¥"
+        case "KRW": "₩"
+        case "INR": "₹"
+        case "CAD": "CA$"
+        case "AUD": "A$"
+        case "BRL": "R$"
+        default: code + "\u{A0}"
+        }
+    }
+
+    public func format(_ value: Value) -> String {
+        let decimal: Decimal10
+        switch value {
+        case let v as Double: decimal = v.isFinite ? Decimal10(floating: v) : Decimal10(integer: 0)
+        case let v as Float: decimal = v.isFinite ? Decimal10(floating: v) : Decimal10(integer: 0)
+        case let v as Int: decimal = Decimal10(integer: v)
+        case let v as Decimal: decimal = Decimal10(floating: Double("\(v)") ?? 0)
+        default: decimal = Decimal10(floating: Double("\(value)") ?? 0)
+        }
+        var c = configuration
+        let digits = ["JPY", "KRW"].contains(code) ? 0 : 2
+        if c.precision == nil { c.precision = .fractionLength(digits) }
+        let number = c.format(decimal, isPercent: false)
+        let negative = number.hasPrefix("-")
+        return (negative ? "-" : "") + Self.symbol(code) + (negative ? String(number.dropFirst()) : number)
+    }
+
+    public func precision(_ p: NumberPrecision) -> Self { var s = self; s.configuration.precision = p; return s }
+    public func grouping(_ g: NumberGrouping) -> Self { var s = self; s.configuration.grouping = g; return s }
+}
+
+extension TextFormatStyle where Self == CurrencyFormatStyle<Double> {
+    public static func currency(code: String) -> CurrencyFormatStyle<Double> { .init(code: code) }
+}
+
+extension TextFormatStyle where Self == CurrencyFormatStyle<Int> {
+    public static func currency(code: String) -> CurrencyFormatStyle<Int> { .init(code: code) }
+}
+
+extension TextFormatStyle where Self == CurrencyFormatStyle<Decimal> {
+    public static func currency(code: String) -> CurrencyFormatStyle<Decimal> { .init(code: code) }
+}

@@ -16,6 +16,8 @@ public struct Text: View, PrimitiveView, Hashable {
     @_disfavoredOverload public init<S: StringProtocol>(_ content: S) { string = String(content) }
     /// Text shown exactly as given.
     public init(verbatim content: String) { string = content }
+    /// The characters of an attributed string (its attributes are not carried yet).
+    @_disfavoredOverload public init(_ attributedContent: AttributedString) { string = String(attributedContent.characters) }
 
     /// A value formatted by a style: `Text(x, format: .number.precision(.fractionLength(1)))`.
     /// A `.dateTime` style gives a live `time` or `date` node.
