@@ -52,8 +52,8 @@ struct InlineFlattener {
                 }
             }
         case .text:
-            let s = env.text(of: n)
-            if !s.isEmpty { out.append([Run(text: s, style: env.style)]) }
+            let runs = env.runs(of: n).filter { !$0.text.isEmpty }
+            if !runs.isEmpty { out.append(runs) }
         case .image:
             if let s = n.symbol { out.append([Run(text: env.glyph(s), style: env.style)]) }
             else if let t = n.text, !t.isEmpty { out.append([Run(text: env.display(t), style: env.style)]) }

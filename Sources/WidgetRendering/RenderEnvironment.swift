@@ -105,10 +105,20 @@ struct RenderEnv {
         return out
     }
 
-    /// The text a `text` node shows: its live date at `now`, else its text.
+    /// The text a `text` node shows: its live date at `now`, else its text; for a
+    /// concatenation (`Text + Text`), its runs' texts in order.
     func text(of n: ViewNode) -> String {
+        if let runs = n.children, n.kind == .text {
+            return runs.prefix(RenderLimits.maxChildren).map { applying($0.modifiers).text(of: $0) }.joined()
+        }
         if let d = n.date { return display(LiveDateFormatter.format(d, now: options.now)) }
         return display(n.text ?? "")
+    }
+
+    /// The styled runs a `text` node shows: one per run of a concatenation, else one.
+    func runs(of n: ViewNode) -> [Run] {
+        guard let runs = n.children, n.kind == .text else { return [Run(text: text(of: n), style: style)] }
+        return runs.prefix(RenderLimits.maxChildren).flatMap { applying($0.modifiers).runs(of: $0) }
     }
 }
 

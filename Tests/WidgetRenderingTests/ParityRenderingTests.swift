@@ -97,3 +97,20 @@ private func node(_ kind: ViewNode.Kind, _ children: [ViewNode], _ edit: (inout 
     let z = node(.zstack, [ViewNode(kind: .accessoryWidgetBackground), .text("5")])
     #expect(render(z, .systemSmall).trimmed == "5")
 }
+
+@Test func concatenatedTextShowsEveryRunWithItsStyle() {
+    let now = Date(timeIntervalSince1970: 1_795_000_000)
+    var label = ViewNode.text("Ends in ")
+    label.role = "run"
+    var live = ViewNode.live(DateText(style: "relative", date: now.addingTimeInterval(300)))
+    live.role = "run"
+    var bold = Modifiers(); bold.weight = "bold"
+    live.modifiers = bold
+    let text = ViewNode(kind: .text, children: [label, live])
+    let o = RenderOptions(now: now)
+    #expect(TextRenderer.render(text, family: .accessoryInline, options: o) == "Ends in 5 min")
+    #expect(TextRenderer.render(text, family: .systemSmall, options: o).contains("Ends in 5 min"))
+    #expect(PangoRenderer.render(text, family: .accessoryInline, options: o) == "Ends in <b>5 min</b>")
+    // The live run ticks: the host re-renders when it changes.
+    #expect(LiveDateFormatter.nextChange(of: text, after: now) != nil)
+}
