@@ -4,20 +4,20 @@ import PackageDescription
 
 /// Example widget bundles: each is one `.so` (a dynamic library product) that statically links
 /// the SDK. `scripts/install-plugins.sh` copies them into `Plugins/`.
-let exampleBundles: [(product: String, target: String, path: String)] = [
-    ("HabitWidget", "HabitWidget", "Examples/HabitWidget"),
-    ("StatsWidget", "StatsWidget", "Examples/StatsWidget"),
-    ("CardioBotWidgets", "CardioBotWidgets", "Examples/CardioBotWidgets"),
-    ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget"),
-    ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets"),
+let exampleBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] = [
+    ("HabitWidget", "HabitWidget", "Examples/HabitWidget", []),
+    ("StatsWidget", "StatsWidget", "Examples/StatsWidget", []),
+    ("CardioBotWidgets", "CardioBotWidgets", "Examples/CardioBotWidgets", ["Combine"]),
+    ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget", []),
+    ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
 /// built like the examples, never installed.
-let fixtureBundles: [(product: String, target: String, path: String)] = [
-    ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget"),
-    ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget"),
-    ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture"),
+let fixtureBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] = [
+    ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget", []),
+    ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine"]),
+    ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture", []),
 ]
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
@@ -33,10 +33,13 @@ let package = Package(
     products: [
         .executable(name: "widgethost", targets: ["widgethost"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
+        /// `import Combine` for widget code (OpenCombine under Apple's name); only bundles that use it link it.
+        .library(name: "Combine", targets: ["Combine"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     ],
     targets: [
         .systemLibrary(
@@ -49,6 +52,10 @@ let package = Package(
         .target(name: "CWidgetMainEntry", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
+        .target(name: "Combine", dependencies: [
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+        ]),
         .target(
             name: "WidgetHostCore",
             dependencies: [
@@ -77,7 +84,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {
-        .target(name: $0.target, dependencies: ["OpenWidgetKit"], path: $0.path,
+        .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
                 swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings)
     },
     swiftLanguageModes: [.v6]
