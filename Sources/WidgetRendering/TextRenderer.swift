@@ -59,7 +59,14 @@ public enum TextRenderer {
     static func grid(_ node: ViewNode, family: WidgetFamily, options: RenderOptions) -> [String] {
         let g = options.grid(for: family)
         var b = GridBuilder()
-        let root = b.build(node, RenderEnv(root: node, options: options), axis: nil)
+        var root = b.build(node, RenderEnv(root: node, options: options), axis: nil)
+        // The content margins the SDK put on the root (16 pt on the home-screen families, zero
+        // after `.contentMarginsDisabled()`; absent from trees of older SDKs).
+        if let m = node.modifiers?.contentMargins {
+            let t = GridBuilder.rows(m.top) ?? 0, l = GridBuilder.columns(m.leading) ?? 0
+            let bo = GridBuilder.rows(m.bottom) ?? 0, r = GridBuilder.columns(m.trailing) ?? 0
+            if t + l + bo + r > 0 { root = LayoutNode(.padding(top: t, leading: l, bottom: bo, trailing: r), [root]) }
+        }
         return GridLayout.render(root, columns: g.columns, rows: g.rows)
     }
 

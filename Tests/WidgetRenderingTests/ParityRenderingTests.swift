@@ -114,3 +114,21 @@ private func node(_ kind: ViewNode.Kind, _ children: [ViewNode], _ edit: (inout 
     // The live run ticks: the host re-renders when it changes.
     #expect(LiveDateFormatter.nextChange(of: text, after: now) != nil)
 }
+
+@Test func contentMarginsInsetTheSystemGrid() {
+    var n = ViewNode.text("Hi")
+    var frame = Modifiers(); frame.frame = FrameSpec(maxWidth: .infinity, maxHeight: .infinity, alignment: "topLeading")
+    n.modifiers = frame
+    let o = RenderOptions(now: Date(timeIntervalSince1970: 0))
+    // No margins in the tree (an older SDK): the text starts in the corner.
+    #expect(TextRenderer.render(n, family: .systemSmall, options: o).hasPrefix("Hi"))
+    // 16 pt: two columns and one row.
+    var root = ViewNode(kind: .group, children: [n])
+    var m = Modifiers(); m.contentMargins = EdgeInsetsSpec(top: 16, leading: 16, bottom: 16, trailing: 16)
+    root.modifiers = m
+    #expect(TextRenderer.render(root, family: .systemSmall, options: o).hasPrefix("\n  Hi"))
+    // `.contentMarginsDisabled()`: zero margins, the corner again.
+    m.contentMargins = EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0)
+    root.modifiers = m
+    #expect(TextRenderer.render(root, family: .systemSmall, options: o).hasPrefix("Hi"))
+}

@@ -48,7 +48,8 @@ final class PluginRuntime: @unchecked Sendable {
         guard record.families.contains(family) else {
             throw IntentError("\(kind) does not support \(family) (supported: \(record.families.map(\.rawValue).joined(separator: ", ")))")
         }
-        let context = TimelineProviderContext(family: family, displaySize: request.displaySize, isPreview: request.isPreview ?? false)
+        var context = TimelineProviderContext(family: family, displaySize: request.displaySize, isPreview: request.isPreview ?? false)
+        context.contentMarginsDisabled = record.contentMarginsDisabled
         let configuration = request.configuration ?? [:]
         switch request.op {
         case .describe:

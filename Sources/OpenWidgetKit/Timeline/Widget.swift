@@ -37,8 +37,9 @@ extension WidgetConfiguration {
     public func supportedFamilies(_ families: [WidgetFamily]) -> some WidgetConfiguration {
         modified { $0.families = families }
     }
-    /// Accepted for source compatibility; margins are a pixel concern.
-    public func contentMarginsDisabled() -> some WidgetConfiguration { self.modified { _ in } }
+    /// The content reaches the widget's edges: the root's `modifiers.contentMargins` is zero
+    /// instead of the family's default (`WidgetFamily.defaultContentMargins`).
+    public func contentMarginsDisabled() -> some WidgetConfiguration { self.modified { $0.contentMarginsDisabled = true } }
     /// Accepted for source compatibility.
     public func containerBackgroundRemovable(_ removable: Bool = true) -> some WidgetConfiguration { self.modified { _ in } }
 }
@@ -49,6 +50,8 @@ public struct WidgetRecord {
     public var displayName: String
     public var description: String
     public var families: [WidgetFamily]
+    /// `.contentMarginsDisabled()` was applied.
+    public var contentMarginsDisabled = false
     var configurationType: String
     var parameters: [ParameterDescriptor]
     let runner: any WidgetRunner

@@ -16,8 +16,15 @@ extension WidgetRunner {
         env.widgetFamily = context.family
         env.displaySize = context.displaySize
         env.isPreview = context.isPreview
+        env.widgetContentMargins = EdgeInsets(context.family.defaultContentMargins)
         if placeholder { env.redactionReasons = .placeholder }
-        let node = ViewRenderDeadline.run { ViewEvaluator.evaluate(content(entry), environment: env) }
+        var node = ViewRenderDeadline.run { ViewEvaluator.evaluate(content(entry), environment: env) }
+        // The root says how far the content stays from the widget's edges (DESIGN §11 layouts
+        // and the text grid inset it); zero after `.contentMarginsDisabled()`.
+        var m = node.mods
+        m.contentMargins = context.contentMarginsDisabled ? EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0)
+                                                          : context.family.defaultContentMargins
+        node.modifiers = m
         let relevance = entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) }
         return WireEntry(date: entry.date, relevance: relevance, view: node)
     }
