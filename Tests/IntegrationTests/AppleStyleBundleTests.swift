@@ -52,4 +52,36 @@ import WidgetRendering
         let r = try w.request(WireRequest(op: .timeline, kind: "single", family: .systemSmall))
         #expect(r.entries?.first?.view.text == "single")
     }
+
+    /// Every widget of the Apple-style bundle renders in every family it declares, and the
+    /// gallery's views show what they mean.
+    @Test func everyWidgetRendersInEveryFamily() throws {
+        let w = try worker()
+        let manifest = try #require(try w.request(WireRequest(op: .describe)).manifest)
+        #expect(manifest.widgets.map(\.kind) == ["CityWidget", "GalleryWidget"])
+        var shown: [WidgetFamily: String] = [:]
+        for widget in manifest.widgets {
+            for family in widget.families {
+                let r = try w.request(WireRequest(op: .timeline, kind: widget.kind, family: family))
+                #expect(r.ok, "\(widget.kind) \(family): \(r.error ?? "")")
+                let entry = try #require(r.entries?.first)
+                let text = TextRenderer.render(entry.view, family: family, options: RenderOptions(now: entry.date))
+                let blank = text.allSatisfy { $0.isWhitespace }
+                #expect(!blank, "\(widget.kind) \(family) renders nothing")
+                if widget.kind == "GalleryWidget" {
+                    shown[family] = text
+                    // `.contentMarginsDisabled()` reaches the tree.
+                    #expect(entry.view.modifiers?.contentMargins == EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0))
+                }
+            }
+        }
+        #expect(shown[.accessoryInline] == "Steps today: 10432")
+        #expect(shown[.accessoryCircular]?.hasSuffix("\nSteps") == true)
+        #expect(shown[.accessoryRectangular] == "Next: 1 hr\n$1,234.50")
+        let large = try #require(shown[.systemLarge])
+        for expected in ["ACTIVITY", "10,432", "$1,234.50", "Mo", "Th", "Refresh", "[✓ Live]", "A long", "…"] {
+            #expect(large.contains(expected), "systemLarge lacks \(expected):\n\(large)")
+        }
+        #expect(!large.contains("[Refresh]"), "a plain button has no brackets")
+    }
 }

@@ -1,10 +1,10 @@
-import Foundation
 import OpenWidgetKit
 
 @main
 struct AppleStyleBundle: WidgetBundle {
     var body: some Widget {
         CityWidget()
+        GalleryWidget()
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import OpenWidgetKit
 
 struct CityEntry: TimelineEntry {
@@ -29,7 +28,7 @@ struct CityWidgetView: View {
 
     var body: some View {
         VStack(alignment: .leading) {
-            Text(entry.city.rawValue.capitalized)
+            Text(entry.city.rawValue.prefix(1).uppercased() + entry.city.rawValue.dropFirst())
                 .font(.headline)
             Text("\(entry.temperature)°")
                 .font(.largeTitle)

@@ -1,7 +1,6 @@
 // Apple-style widget code, as an iOS widget extension has it: only the imports differ
 // (`WidgetKit`/`SwiftUI`/`AppIntents` → `OpenWidgetKit`). Swift 5 language mode, as widget
 // extensions are. Tests/IntegrationTests/AppleStyleBundleTests.swift drives it.
-import Foundation
 import OpenWidgetKit
 
 struct SelectCityIntent: WidgetConfigurationIntent {
