@@ -111,7 +111,7 @@ struct RenderEnv {
         if let runs = n.children, n.kind == .text {
             return runs.prefix(RenderLimits.maxChildren).map { applying($0.modifiers).text(of: $0) }.joined()
         }
-        if let d = n.date { return display(LiveDateFormatter.format(d, now: options.now)) }
+        if let d = n.date { return display(LiveDateFormatter.format(d, now: options.now, locale: options.locale)) }
         return display(n.text ?? "")
     }
 

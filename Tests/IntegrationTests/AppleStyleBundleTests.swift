@@ -84,4 +84,24 @@ import WidgetRendering
         }
         #expect(!large.contains("[Refresh]"), "a plain button has no brackets")
     }
+
+    /// A worker formats numbers in the locale it inherits (`LC_ALL`/`LC_NUMERIC`/`LANG`).
+    @Test func workerNumbersFollowTheLocale() throws {
+        func amount(_ locale: String) throws -> [String] {
+            var env = try shiftedClockEnvironment(at: fixedTestInstant)
+            env["LC_ALL"] = locale
+            let w = try BlockingWorkerClient(pluginPath: TestPaths.plugin(TestPaths.appleStyleProduct), executable: TestPaths.widgethost,
+                                             environment: env)
+            let r = try w.request(WireRequest(op: .timeline, kind: "GalleryWidget", family: .systemLarge))
+            var texts: [String] = []
+            r.entries?.first?.view.walk { if let t = $0.text { texts.append(t) } }
+            return texts
+        }
+        let de = try amount("de_DE.UTF-8")
+        #expect(de.contains("10.432"))
+        #expect(de.contains("1.234,50\u{A0}$"))
+        let us = try amount("en_US.UTF-8")
+        #expect(us.contains("10,432"))
+        #expect(us.contains("$1,234.50"))
+    }
 }

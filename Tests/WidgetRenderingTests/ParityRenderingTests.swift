@@ -1,6 +1,9 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import WidgetRendering
 
 // The text renderer shows what issue 13's views and modifiers mean where text can show it.
@@ -131,4 +134,24 @@ private func node(_ kind: ViewNode.Kind, _ children: [ViewNode], _ edit: (inout 
     m.contentMargins = EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0)
     root.modifiers = m
     #expect(TextRenderer.render(root, family: .systemSmall, options: o).hasPrefix("Hi"))
+}
+
+@Test func liveDatesFollowTheLocaleTheHostPasses() {
+    setenv("TZ", "UTC", 1); tzset()
+    // Sunday 22 November 2026, 18:10 UTC.
+    let at = Date(timeIntervalSince1970: 1_795_371_000)
+    var o = RenderOptions(now: at)
+    let time = ViewNode.live(DateText(style: "time", date: at))
+    let date = ViewNode.live(DateText(style: "date", date: at))
+    #expect(TextRenderer.render(time, family: .accessoryInline, options: o) == "18:10")
+    #expect(TextRenderer.render(date, family: .accessoryInline, options: o) == "22 Nov 2026")
+    o.locale = .enUS
+    #expect(TextRenderer.render(time, family: .accessoryInline, options: o) == "6:10 PM")
+    #expect(TextRenderer.render(date, family: .accessoryInline, options: o) == "November 22, 2026")
+    o.locale = .deDE
+    #expect(TextRenderer.render(time, family: .accessoryInline, options: o) == "18:10")
+    #expect(TextRenderer.render(date, family: .accessoryInline, options: o) == "22. November 2026")
+    let range = ViewNode.live(DateText(style: "range", start: at, end: at.addingTimeInterval(3600)))
+    o.locale = .enUS
+    #expect(TextRenderer.render(range, family: .accessoryInline, options: o) == "6:10 PM–7:10 PM")
 }

@@ -60,6 +60,7 @@ struct PreviewCommand: ParsableCommand {
             throw ExitCode(1)
         }
         var options = RenderOptions()
+        options.locale = .currentTime
         options.glyphs = nerdFont ? .nerdFont : .unicode
         print("Bundle \(manifest.bundleId) (SDK \(manifest.sdkVersion.isEmpty ? "none" : manifest.sdkVersion), ABI \(manifest.abiVersion))" +
               (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))"))
