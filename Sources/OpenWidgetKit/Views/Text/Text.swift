@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Text, evaluated to a `text` node whose `text` is the final string (interpolation and
-/// `format:` resolved in the plugin, en_US), or whose `date` is a live `DateText` the host
+/// `format:` resolved in the plugin, in its locale), or whose `date` is a live `DateText` the host
 /// renders at display time (`Text(date, style:)`, `Text(start...end)`, `Text(timerInterval:)`).
 ///
 /// `Text + Text` keeps each operand as a run with its own style and live date: the node then
