@@ -46,7 +46,8 @@ public struct NumberNotation: Hashable, Sendable {
     public static let compactName = NumberNotation(compact: true)
 }
 
-/// The shared configuration and the en_US formatting algorithm of the number styles.
+/// The shared configuration and the formatting algorithm of the number styles (separators from
+/// `LocaleFormats`).
 public struct NumberFormatConfiguration: Hashable, Sendable {
     var precision: NumberPrecision?
     var grouping = NumberGrouping.automatic
@@ -284,12 +285,12 @@ extension TextFormatStyle where Self == FloatingPointNumberFormatStyle<Float> {
 }
 
 extension BinaryInteger {
-    /// `n.formatted()` / `n.formatted(.number)`, en_US.
+    /// `n.formatted()` / `n.formatted(.number)`, in the process's locale.
     public func formatted() -> String { IntegerNumberFormatStyle<Self>().format(self) }
 }
 
 extension BinaryFloatingPoint where Self: LosslessStringConvertible {
-    /// `x.formatted()`, en_US.
+    /// `x.formatted()`, in the process's locale.
     public func formatted() -> String { FloatingPointNumberFormatStyle<Self>().format(self) }
 }
 
