@@ -1,5 +1,6 @@
 // swift-tools-version:6.0
 // WidgetHost — WidgetKit for Linux. Module map and dependency rules: docs/architecture.md.
+import CompilerPluginSupport
 import PackageDescription
 
 /// Example widget bundles: each is one `.so` (a dynamic library product) that statically links
@@ -16,7 +17,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
 /// built like the examples, never installed.
 let fixtureBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] = [
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget", []),
-    ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine"]),
+    ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine", "WidgetPreviews"]),
     ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture", []),
 ]
 
@@ -35,11 +36,14 @@ let package = Package(
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
         /// `import Combine` for widget code (OpenCombine under Apple's name); only bundles that use it link it.
         .library(name: "Combine", targets: ["Combine"]),
+        /// `#Preview` for widgets (a swift-syntax macro): only bundles with previews link it.
+        .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +56,11 @@ let package = Package(
         .target(name: "CWidgetMainEntry", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
+        .macro(name: "WidgetPreviewMacros", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ]),
+        .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
         .target(name: "Combine", dependencies: [
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineDispatch", package: "OpenCombine"),

@@ -104,4 +104,32 @@ import WidgetRendering
         #expect(us.contains("10,432"))
         #expect(us.contains("$1,234.50"))
     }
+
+    /// `#Preview` blocks (widget + timeline, widget + provider, a plain view) reach the manifest
+    /// by name, answer `preview`, and `widgethost preview` shows them.
+    @Test func previewsAreListedAndRendered() throws {
+        let w = try worker()
+        let manifest = try #require(try w.request(WireRequest(op: .describe)).manifest)
+        let previews = try #require(manifest.previews)
+        #expect(Set(previews.map(\.name)) == ["CityWidget", "Lisbon, medium", "Gallery from its provider", "Grid alone"])
+        let lisbon = try #require(previews.first { $0.name == "Lisbon, medium" })
+        #expect(lisbon.kind == "CityWidget" && lisbon.family == .systemMedium)
+        let r = try w.request(WireRequest(op: .preview, kind: lisbon.id, family: .systemMedium))
+        var texts: [String] = []
+        r.entries?.first?.view.walk { if let t = $0.text { texts.append(t) } }
+        #expect(texts.contains("Lisbon") && texts.contains("19°"))
+        let city = try #require(previews.first { $0.name == "CityWidget" })
+        #expect(try w.request(WireRequest(op: .preview, kind: city.id, family: .systemSmall)).entries?.count == 2)
+        let grid = try #require(previews.first { $0.name == "Grid alone" })
+        #expect(grid.kind == nil && grid.family == nil)
+        #expect(try w.request(WireRequest(op: .preview, kind: grid.id, family: .systemSmall)).entries?.first?.view.kind == .grid)
+        #expect(try w.request(WireRequest(op: .preview, kind: "99")).ok == false)
+
+        let out = run(TestPaths.widgethost, ["preview", TestPaths.plugin(TestPaths.appleStyleProduct)],
+                      environment: try shiftedClockEnvironment(at: fixedTestInstant))
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains(#"▶ "Lisbon, medium" — CityWidget · systemMedium"#))
+        #expect(out.stdout.contains(#"▶ "Gallery from its provider" — GalleryWidget · accessoryInline"#))
+        #expect(out.stdout.contains("Steps today: 10432"))
+    }
 }

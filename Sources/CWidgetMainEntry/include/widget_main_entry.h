@@ -20,4 +20,9 @@ const void *owk_registered_plugin_table(void);
  *  `owk_registered_plugin_table()`. NULL when the object has no `@main` type. */
 const void *owk_entry_through_main(void);
 
+/** Calls `each(function, context)` for every function this shared object exports under a name
+ *  starting with `owk_preview_` (the `#Preview` macro's expansions), in symbol-table order.
+ *  Reads the object's own ELF file (`.dynsym`); does nothing when it cannot. */
+void owk_each_preview_function(void *context, void (*each)(void *function, void *context));
+
 #endif

@@ -6,6 +6,8 @@ protocol WidgetRunner {
     func placeholder(_ context: TimelineProviderContext) -> [WireEntry]
     func snapshot(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> [WireEntry]
     func timeline(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> ([WireEntry], WirePolicy)
+    /// Entries a `#Preview` gives, rendered with this widget's view (entries of another type are skipped).
+    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry]
 }
 
 extension WidgetRunner {
@@ -34,6 +36,10 @@ struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: WidgetRunn
     let provider: Provider
     let content: (Provider.Entry) -> Content
 
+    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry] {
+        entries.compactMap { $0 as? Provider.Entry }.map { Self.render($0, content, context, placeholder: false) }
+    }
+
     func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
         [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]
     }
@@ -52,6 +58,10 @@ struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: WidgetRunn
 struct IntentWidgetRunner<Provider: AppIntentTimelineProvider, Content: View>: WidgetRunner {
     let provider: Provider
     let content: (Provider.Entry) -> Content
+
+    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry] {
+        entries.compactMap { $0 as? Provider.Entry }.map { Self.render($0, content, context, placeholder: false) }
+    }
 
     func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
         [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]

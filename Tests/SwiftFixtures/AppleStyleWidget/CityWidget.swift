@@ -1,4 +1,5 @@
 import OpenWidgetKit
+import WidgetPreviews
 
 struct CityEntry: TimelineEntry {
     let date: Date
@@ -50,4 +51,17 @@ struct CityWidget: Widget {
         .configurationDisplayName("City")
         .description("The weather in one city.")
     }
+}
+
+#Preview(as: .systemSmall) {
+    CityWidget()
+} timeline: {
+    CityEntry(date: .now, city: .berlin, temperature: 21)
+    CityEntry(date: .now.addingTimeInterval(3600), city: .tokyo, temperature: 25)
+}
+
+#Preview("Lisbon, medium", as: .systemMedium) {
+    CityWidget()
+} timeline: {
+    CityEntry(date: .now, city: .lisbon, temperature: 19)
 }

@@ -1,5 +1,6 @@
 import Combine
 import OpenWidgetKit
+import WidgetPreviews
 
 // Every view and modifier of issue 13, written as on iOS, in one widget; a Combine provider
 // as CardioBot's article has it.
@@ -123,5 +124,20 @@ struct GalleryWidget: Widget {
         .description("Every view the port supports.")
         .supportedFamilies([.systemSmall, .systemMedium, .systemLarge, .accessoryCircular, .accessoryRectangular, .accessoryInline])
         .contentMarginsDisabled()
+    }
+}
+
+#Preview("Gallery from its provider", as: .accessoryInline) {
+    GalleryWidget()
+} timelineProvider: {
+    GalleryProvider()
+}
+
+#Preview("Grid alone") {
+    Grid {
+        GridRow {
+            Text("a")
+            Text("b")
+        }
     }
 }
