@@ -6,6 +6,8 @@ public let openWidgetKitVersion = "0.1.0"
 /// The operations a plugin answers (DESIGN §4).
 public enum WireOperation: String, Codable, Hashable, Sendable {
     case describe, placeholder, snapshot, timeline, perform
+    /// The entries of one `#Preview` (`kind` is the preview's `id` from the manifest).
+    case preview
 }
 
 /// One request from the host (through the worker) to a plugin.
@@ -100,9 +102,25 @@ public struct BundleManifest: Codable, Hashable, Sendable {
     public var widgets: [WidgetDescriptor]
     /// App groups whose containers the bundle reads (`containers/<group>/`).
     public var appGroups: [String]
-    public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String]) {
+    /// The `#Preview`s the bundle declares (bundles that link `WidgetPreviews`), in symbol order.
+    public var previews: [PreviewDescriptor]?
+    public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String],
+                previews: [PreviewDescriptor]? = nil) {
         self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
-        self.widgets = widgets; self.appGroups = appGroups
+        self.widgets = widgets; self.appGroups = appGroups; self.previews = previews
+    }
+}
+
+/// One `#Preview`: `id` to ask for it (`op: preview`, `kind: id`), its name (the macro's first
+/// argument, or the widget's kind), the widget kind and family of a widget preview (nil for a
+/// plain view preview).
+public struct PreviewDescriptor: Codable, Hashable, Sendable {
+    public var id: String
+    public var name: String
+    public var kind: String?
+    public var family: WidgetFamily?
+    public init(id: String, name: String, kind: String?, family: WidgetFamily?) {
+        self.id = id; self.name = name; self.kind = kind; self.family = family
     }
 }
 

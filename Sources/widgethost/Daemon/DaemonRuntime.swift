@@ -50,7 +50,7 @@ final class DaemonRuntime {
         if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
         i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
         if let i3bar { extra.append(i3bar) }
-        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, renderer: StandardEntryRenderer(glyphs: glyphs),
+        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, renderer: StandardEntryRenderer(glyphs: glyphs, locale: .currentTime),
                           extraSinks: extra, budget: budget, logger: logger)
     }
 

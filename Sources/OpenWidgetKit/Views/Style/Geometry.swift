@@ -11,6 +11,7 @@ public struct EdgeInsets: Hashable, Sendable {
         self.top = top; self.leading = leading; self.bottom = bottom; self.trailing = trailing
     }
     var spec: EdgeInsetsSpec { EdgeInsetsSpec(top: top, leading: leading, bottom: bottom, trailing: trailing) }
+    init(_ spec: EdgeInsetsSpec) { self.init(top: spec.top, leading: spec.leading, bottom: spec.bottom, trailing: spec.trailing) }
 }
 
 /// An edge of a rectangle; `Edge.Set` selects several (`.horizontal`, `.all`…).
