@@ -53,20 +53,15 @@ public final class PictureRenderer {
 
     /// Corner radius of a system family's widget shape, in points (iPhone).
     public static let cornerRadius = 22.0
-    /// Content margins of the system families (iOS 17) for a tree that does not carry its own
-    /// (`modifiers.contentMargins`, which the SDK sets on every entry's root, zero after
-    /// `.contentMarginsDisabled()`): applied when the widget adopts `containerBackground`; a
-    /// widget without one is drawn edge to edge, as before iOS 17.
+    /// Content margins of the system families (iOS 17) when the widget adopts
+    /// `containerBackground`; a widget without one is drawn edge to edge, as before iOS 17.
     public static let systemMargins = 16.0
 
     /// The laid-out tree of `root` in `family` (exposed for tests and benchmarks).
     public func layout(_ root: ViewNode, family: WidgetFamily, now: Date) -> PlacedNode {
         let s = family.nominalSize
         var bounds = Rect(x: 0, y: 0, width: s.width, height: s.height)
-        if let m = root.modifiers?.contentMargins,
-           [m.top, m.leading, m.bottom, m.trailing].allSatisfy({ $0.isFinite && $0 >= 0 }) {
-            bounds = bounds.inset(by: Insets(top: m.top, leading: m.leading, bottom: m.bottom, trailing: m.trailing))
-        } else if !family.isAccessory, Self.firstContainerBackground(root) != nil {
+        if !family.isAccessory, Self.firstContainerBackground(root) != nil {
             bounds = bounds.inset(by: Insets(all: Self.systemMargins))
         }
         return LayoutEngine(measurer: text, now: now).layout(root, in: bounds)
