@@ -136,6 +136,8 @@ public final class WorkerProcess: WorkerConnection {
             armDeadline()
             do {
                 p.reply(.success(try memo.decode(frame, answering: p.request, payload: p.payload)))
+            } catch let invalid as WireValidationError {
+                p.reply(.failure(WorkerFailure("\(pluginPath): timeline rejected: \(invalid)")))
             } catch {
                 let preview = String(decoding: frame.prefix(80), as: UTF8.self)
                 p.reply(.failure(WorkerFailure("\(pluginPath): the plugin answered with a malformed response (\(frame.count) bytes: \(preview.debugDescription))")))

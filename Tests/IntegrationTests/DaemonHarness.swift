@@ -15,10 +15,12 @@ final class RunningDaemon {
 
     static let defaultConfig = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}}"#
 
-    init(config: String = RunningDaemon.defaultConfig) throws {
+    /// `prepare(dir)` runs before the host starts (a state a previous run left, plugins present at start).
+    init(config: String = RunningDaemon.defaultConfig, prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
         FileManagerFree.write(dir.path + "/config.json", config)
+        try prepare(dir.path)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -149,9 +149,12 @@ public enum WireCodec {
 
     /// A plugin's answer, read directly (`WireJSONReader`) and, when that reader declines
     /// (a `describe` manifest, anything malformed or unusual), by `JSONDecoder`: the same value
-    /// either way, and `JSONDecoder`'s error for what is invalid.
+    /// either way, and `JSONDecoder`'s error for what is invalid. Either way its numbers are then
+    /// checked (`WireValidation`): a date of `"nan"` throws `WireValidationError` here, at the
+    /// boundary, instead of trapping the host where the date is first used.
     public static func decodeResponse(_ data: Data) throws -> WireResponse {
-        if let r = try? WireJSONReader.response(from: data) { return r }
-        return try decode(WireResponse.self, from: data)
+        let r = try (try? WireJSONReader.response(from: data)) ?? decode(WireResponse.self, from: data)
+        if let problem = WireValidation.problem(in: r) { throw WireValidationError(problem) }
+        return r
     }
 }

@@ -86,7 +86,9 @@ public final class BlockingWorkerClient {
         guard FileIO.writeAll(toWorker, frame) else { throw deathFailure() }
         let data = try nextFrame()
         do {
-            return try WireCodec.decode(WireResponse.self, from: data)
+            return try WireCodec.decodeResponse(data)
+        } catch let invalid as WireValidationError {
+            throw Failure(description: "\(pluginPath): timeline rejected: \(invalid)")
         } catch {
             let preview = String(decoding: data.prefix(80), as: UTF8.self)
             throw Failure(description: "\(pluginPath): the plugin answered with a malformed response (\(data.count) bytes: \(preview.debugDescription))")

@@ -1,0 +1,47 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Compiles Fixtures/fault_widget.c with `-DFAULT=<fault>` (and `defines`) into `dir`.
+func buildFault(in dir: String, _ fault: Int, name: String? = nil, defines: [String] = []) throws -> String {
+    try compileCPlugin("Tests/IntegrationTests/Fixtures/fault_widget.c", in: dir, name: name ?? "fault\(fault)",
+                       defines: ["FAULT=\(fault)"] + defines)
+}
+
+/// What no plugin may do to the host (issue 15), each with the fault-injection fixture installed
+/// beside a healthy ticker (`HostileTests.withHostile`): the host stays up, the ticker keeps
+/// time, the user sees a clear error, and a restart comes up clean.
+@Suite(.serialized) struct FaultInjectionTests {
+    static let fault = "fault-systemSmall"
+    func error(_ d: RunningDaemon) -> String { d.output(Self.fault)?["error"]?.stringValue ?? "" }
+
+    @Test(arguments: [(1, "entry 0: date is nan"), (2, "entry 0: date is -inf"), (3, "entry 0: date 1e+300 is out of range"),
+                      (4, "policy date is -inf"), (5, "entry 0: view gauge: value is nan"), (6, "entry 0: view text: frame.width is inf")])
+    func aNonFiniteNumberIsRefusedAndTheHostStaysUp(_ mode: Int, _ expected: String) throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, mode) }, seconds: 3) { d in
+            #expect(eventually { error(d).contains("timeline rejected: invalid number in the answer: \(expected)") },
+                    "error: \(error(d))\n\(d.stderr.suffix(2000))")
+            #expect(d.output(Self.fault)?["stale"] == .bool(true))
+            #expect(!FileManagerFree.exists(d.dir.path + "/state/timelines/\(Self.fault).json"), "nothing invalid was saved")
+        }
+    }
+
+    /// An older host saved a timeline dated "nan": every restart died before any worker started.
+    @Test func aPoisonedSavedTimelineIsSetAsideAtStart() throws {
+        let poisoned = #"{"bundle":"fault.so","entries":[{"date":"nan","view":{"kind":"text","text":"poison"}}],"#
+            + #""family":"systemSmall","kind":"fault","parameters":{}}"#
+        let d = try RunningDaemon { dir in
+            let so = try buildFault(in: dir, 0)
+            #expect(rename(so, dir + "/Plugins/fault.so") == 0)
+            mkdir(dir + "/state", 0o700); mkdir(dir + "/state/timelines", 0o700)
+            FileManagerFree.write(dir + "/state/timelines/\(Self.fault).json", poisoned)
+        }
+        #expect(eventually { d.text(Self.fault)?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(3000))")
+        #expect(d.stderr.contains("set aside as"), "\(d.stderr.suffix(3000))")
+        #expect(FileManagerFree.exists(d.dir.path + "/state/timelines/\(Self.fault).json.rejected"))
+        #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil, "the host is still running")
+    }
+}
