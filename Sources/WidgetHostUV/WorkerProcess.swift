@@ -13,6 +13,12 @@ import Glibc
 /// order. Its stderr is read line by line (logged at debug; the last line is the failure reason).
 /// A request that misses its deadline gets the worker SIGKILLed. When the worker exits, every
 /// pending request fails with the reason, and `onExit` runs unless `stop()` was called.
+///
+/// The worker leads a process group of its own, and every kill goes to the whole group: a plugin
+/// that forks cannot leave a child behind. The end of a worker is known from its exit (libuv's
+/// exit callback), not from its pipes: at exit the group is killed (so no child it left keeps
+/// running), and the pipes are read to their end for at most `drainMilliseconds` more — a child
+/// that escaped the group (its own `setsid`) and still holds them cannot hide the exit.
 /// Loop thread only.
 public final class WorkerProcess: WorkerConnection {
     private struct Pending {
@@ -35,12 +41,16 @@ public final class WorkerProcess: WorkerConnection {
     private var outgoing: [UInt8] = []
     private var flushTimer: UVTimer?
     private var killTimer: UVTimer?
+    private var drainTimer: UVTimer?
+    /// How long the pipes are read after the worker exited, for its last answer and stderr line.
+    public static let drainMilliseconds: UInt64 = 500
     private var stderrLine: [UInt8] = []
     private var lastStderrLine: String?
     private var stopped = false
     private var exitStatus: (Int64, Int32)?
     private var timedOut: Double?
     private var openStreams = 2
+    private var finished = false
     private var onExit: (WorkerFailure) -> Void
     /// The process keeps its wrapper alive until it has exited and its streams are drained, so
     /// handles are always closed even after the owner lets go (e.g. after `stop()`).
@@ -57,7 +67,7 @@ public final class WorkerProcess: WorkerConnection {
         var exitBox: ((Int64, Int32) -> Void)?
         do {
             process = try UVProcess(loop: loop, executable: executable, arguments: ["worker", "--plugin", pluginPath] + arguments,
-                                    environment: environment) { status, signal in exitBox?(status, signal) }
+                                    environment: environment, ownGroup: true) { status, signal in exitBox?(status, signal) }
         } catch {
             throw WorkerFailure(error.description)
         }
@@ -101,7 +111,7 @@ public final class WorkerProcess: WorkerConnection {
         outgoing = []
         process.stdinPipe.close()  // EOF: the worker exits 0
         if exitStatus == nil {
-            killTimer = UVTimer(loop: loop) { [weak self] in self?.process.kill(SIGKILL) }
+            killTimer = UVTimer(loop: loop) { [weak self] in self?.process.killGroup(SIGKILL) }
             killTimer?.start(milliseconds: 1000)
         }
     }
@@ -117,14 +127,14 @@ public final class WorkerProcess: WorkerConnection {
         if head.deadline > loop.nowMilliseconds { armDeadline(); return }
         timedOut = Double(head.deadline) / 1000
         logger.warning("worker of \(pluginPath) missed its deadline: killed")
-        process.kill(SIGKILL)
+        process.killGroup(SIGKILL)
     }
 
     private func stdoutData(_ bytes: [UInt8]) {
         let frames: [Data]
         do { frames = try decoder.append(bytes) } catch {
             failAll(WorkerFailure("\(pluginPath): \(error)"))
-            process.kill(SIGKILL)
+            process.killGroup(SIGKILL)
             return
         }
         for frame in frames {
@@ -164,6 +174,16 @@ public final class WorkerProcess: WorkerConnection {
         exitStatus = (status, signal)
         deadlineTimer?.stop()
         killTimer?.close(); killTimer = nil
+        process.killGroup(SIGKILL)  // whatever the worker started ends with it
+        if openStreams > 0 {
+            drainTimer = UVTimer(loop: loop) { [weak self] in
+                guard let self, self.openStreams > 0 else { return }
+                self.logger.warning("worker of \(self.pluginPath) exited but its pipes are still open (held by a process outside its group): closed")
+                self.openStreams = 0
+                self.finishIfDone()
+            }
+            drainTimer?.start(milliseconds: Self.drainMilliseconds)
+        }
         finishIfDone()
     }
 
@@ -175,7 +195,8 @@ public final class WorkerProcess: WorkerConnection {
     /// Reports the exit once the process has exited and both its output streams are drained,
     /// so the last response and the last stderr line are never lost.
     private func finishIfDone() {
-        guard let (status, signal) = exitStatus, openStreams <= 0 else { return }
+        guard let (status, signal) = exitStatus, openStreams <= 0, !finished else { return }
+        finished = true
         if !stderrLine.isEmpty { lastStderrLine = String(decoding: stderrLine, as: UTF8.self); stderrLine = [] }
         let how = signal != 0 ? "was killed by signal \(signal)" : "exited with status \(status)"
         let reason: String
@@ -187,6 +208,7 @@ public final class WorkerProcess: WorkerConnection {
         failAll(failure)
         deadlineTimer?.close(); deadlineTimer = nil
         flushTimer?.close(); flushTimer = nil
+        drainTimer?.close(); drainTimer = nil
         process.stdinPipe.close(); process.stdoutPipe.close(); process.stderrPipe.close()
         let cb = onExit
         onExit = { _ in }

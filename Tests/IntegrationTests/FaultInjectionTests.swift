@@ -45,3 +45,61 @@ func buildFault(in dir: String, _ fault: Int, name: String? = nil, defines: [Str
         #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil, "the host is still running")
     }
 }
+
+/// Live (not zombie) processes whose command line mentions `text` (a test's temp directory:
+/// every worker runs `widgethost worker --plugin <dir>/state/bundles/…`, and so does a child a
+/// plugin forks).
+func processesMentioning(_ text: String) -> [pid_t] {
+    var names: [String] = []
+    if let d = opendir("/proc") {
+        while let e = readdir(d) {
+            names.append(withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        closedir(d)
+    }
+    return names.compactMap { name -> pid_t? in
+        guard let pid = pid_t(name), pid != getpid(), isAlive(pid),
+              let cmd = FileManagerFree.read("/proc/\(name)/cmdline"), cmd.contains(text) else { return nil }
+        return pid
+    }
+}
+
+/// Whether `pid` runs (exists and is not a zombie waiting for a parent that never reaps it).
+func isAlive(_ pid: pid_t) -> Bool {
+    guard let stat = FileManagerFree.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+    return state != "Z" && state != "X"
+}
+
+/// A plugin that forks (issue 15): the child held the worker's pipes, so the host never saw the
+/// worker end and SIGTERM hung on them; a child of a worker that answered survived it.
+@Suite(.serialized) struct ForkingPluginTests {
+    func error(_ d: RunningDaemon) -> String { d.output(FaultInjectionTests.fault)?["error"]?.stringValue ?? "" }
+
+    @Test func aChildForkedBeforeAHangDiesWithItsWorkerAndShutdownEnds() throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 10) }, seconds: 3) { d in
+            #expect(eventually { error(d).contains("missed its deadline") }, "error: \(error(d))\n\(d.stderr.suffix(2000))")
+            #expect(d.output(FaultInjectionTests.fault)?["stale"] == .bool(true))
+            d.signal(SIGTERM)
+            #expect(d.waitForExit(timeout: 8) == 0, "SIGTERM ends the host within its bound\n\(d.stderr.suffix(2000))")
+            #expect(eventually(timeout: 5) { processesMentioning(d.dir.path).isEmpty },
+                    "left running: \(processesMentioning(d.dir.path))")
+        }
+    }
+
+    @Test func aChildOfAWorkerThatAnsweredEndsWithTheWorker() throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 11) }, seconds: 2) { d in
+            #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
+            let child = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+            #expect(isAlive(child), "the child runs beside its worker")
+            // A new build replaces the worker: the old one stops, and its child with it.
+            d.install(try buildFault(in: d.dir.path, 0), as: "hostile.so")
+            #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(2000))")
+            #expect(eventually(timeout: 5) { !isAlive(child) }, "the forked child \(child) outlived its worker")
+            d.signal(SIGTERM)
+            #expect(d.waitForExit(timeout: 8) == 0)
+            #expect(eventually(timeout: 5) { processesMentioning(d.dir.path).isEmpty },
+                    "left running: \(processesMentioning(d.dir.path))")
+        }
+    }
+}

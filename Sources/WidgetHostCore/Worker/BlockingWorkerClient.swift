@@ -45,6 +45,12 @@ public final class BlockingWorkerClient {
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errFD, 2)
+        // A session (and process group) of its own, killed as a group: a plugin that forks
+        // leaves nothing behind (as WorkerProcess does in the daemon).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, 0x80 /* POSIX_SPAWN_SETSID (glibc 2.26+), not imported */)
 
         var env = ProcessEnvironment.current()
         env["SWIFT_BACKTRACE"] = "enable=no"
@@ -53,7 +59,7 @@ public final class BlockingWorkerClient {
         var child: pid_t = 0
         let status = withCStrings(argv) { cArgv in
             withCStrings(env.map { "\($0.key)=\($0.value)" }) { cEnv in
-                posix_spawn(&child, executable, &actions, nil, cArgv, cEnv)
+                posix_spawn(&child, executable, &actions, &attributes, cArgv, cEnv)
             }
         }
         close(inPipe[0]); close(outPipe[1])
@@ -74,6 +80,7 @@ public final class BlockingWorkerClient {
             var st: Int32 = 0
             waitpid(pid, &st, 0)
         }
+        kill(-pid, SIGKILL)  // whatever the worker started
         close(fromWorker)
         close(stderrFile)
     }

@@ -27,6 +27,7 @@ final class DaemonRuntime {
     private var configSettle: UVTimer?
     private var containerWatchers: [String: DirectoryTreeWatcher] = [:]
     private var shuttingDown = false
+    private var shutdownForced = false
     private var control: DaemonControl?
     private let i3bar: I3BarSink?
 
@@ -64,7 +65,9 @@ final class DaemonRuntime {
         }
         logger.notice("widgethost running (pid \(getpid()), config \(source.path ?? "built-in defaults"))")
         loop.run()
-        loop.close()
+        // After the shutdown guard stopped it, handles are still active: closing the loop would
+        // run it again, for ever (a pipe held open by a process outside the host's reach).
+        if !shutdownForced { loop.close() }
         return 0
     }
 
@@ -134,6 +137,7 @@ final class DaemonRuntime {
         let guardTimer = UVTimer(loop: loop) { [weak self] in
             guard let self else { return }
             self.logger.warning("shutdown: stopping with handles still active: \(self.loop.activeHandleNames().joined(separator: ", "))")
+            self.shutdownForced = true
             self.loop.stop()
         }
         guardTimer.start(milliseconds: 3000)
