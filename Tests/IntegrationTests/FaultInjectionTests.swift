@@ -103,3 +103,52 @@ func isAlive(_ pid: pid_t) -> Bool {
         }
     }
 }
+
+/// A config an editor or a typo breaks (issue 15): a `paths.plugins` that does not exist, the
+/// file replaced by a folder, an empty file for a moment: each is rejected like any invalid
+/// config, the old one stays in force, and the missing folder is not created.
+@Suite(.serialized) struct ConfigRejectionTests {
+    let id = "fault-systemSmall"
+    let paths = #""paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}"#
+
+    func replaceConfig(_ d: RunningDaemon, _ make: (String) -> Void) {
+        let next = d.dir.path + "/next.json"
+        make(next)
+        #expect(rename(next, d.dir.path + "/config.json") == 0)
+    }
+
+    func rejections(_ d: RunningDaemon) -> Int { d.stderr.components(separatedBy: "configuration rejected").count - 1 }
+
+    @Test func aBrokenConfigIsRejectedAndTheWidgetsStay() throws {
+        let d = try RunningDaemon()
+        d.install(try buildFault(in: d.dir.path, 0), as: "fault.so")
+        #expect(eventually { d.text(id)?.hasPrefix("fine ") == true }, "\(d.stderr)")
+        var seen = 0
+        func expectRejected(_ what: String, _ reason: String) {
+            #expect(eventually { rejections(d) > seen }, "\(what): \(d.stderr.suffix(2000))")
+            seen = rejections(d)
+            #expect(d.stderr.contains(reason), "\(what): \(d.stderr.suffix(2000))")
+            #expect(d.output(id)?["removed"] == nil && d.text(id)?.hasPrefix("fine ") == true, "\(what): the widget stays")
+        }
+        replaceConfig(d) { FileManagerFree.write($0, #"{"paths": {"plugins": "Missing", "out": "out", "containers": "containers", "state": "state"}}"#) }
+        expectRejected("missing plugins folder", "paths.plugins: the folder \(d.dir.path)/Missing does not exist")
+        #expect(!FileManagerFree.exists(d.dir.path + "/Missing"), "the host does not create the folder")
+
+        replaceConfig(d) { FileManagerFree.write($0, "") }
+        expectRejected("empty file", "config.json: the file is empty")
+
+        replaceConfig(d) { FileManagerFree.write($0, "{\(paths),\n \"widgets\": [\n  {\"kind\": \"fault\"}\n  {\"kind\": \"x\"}]}") }
+        expectRejected("syntax error", "not valid JSON: line 4, column 3: unexpected '{', expected ',' or ']'")
+
+        unlink(d.dir.path + "/config.json")
+        mkdir(d.dir.path + "/config.json", 0o755)
+        d.signal(SIGHUP)
+        expectRejected("a folder", "config.json: is a folder, not a config file")
+
+        // A good config still applies afterwards.
+        rmdir(d.dir.path + "/config.json")
+        replaceConfig(d) { FileManagerFree.write($0, "{\(paths), \"widgets\": [{\"id\": \"only\", \"kind\": \"fault\"}]}") }
+        #expect(eventually { d.text("only")?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(2000))")
+        #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil)
+    }
+}

@@ -22,6 +22,7 @@ public enum ConfigParser {
             root = .object([:])
         } else {
             do { root = try WireCodec.decode(JSONValue.self, from: data) } catch {
+                if let where_ = JSONSyntaxLocator.locate(data) { throw ConfigError(path: "", reason: "not valid JSON: \(where_)") }
                 throw ConfigError(path: "", reason: "not valid JSON (\(Self.describe(error)))")
             }
         }

@@ -143,8 +143,7 @@ public final class WidgetHost {
             try? FileIO.makeDirectories(new.paths.containers, mode: 0o700)
         }
         if new.paths.plugins != old.paths.plugins {
-            try? FileIO.makeDirectories(new.paths.plugins)
-            rescanPlugins()
+            rescanPlugins()  // not created here: a folder the config names must exist (ConfigSource)
         }
         replan(changedBundles: [], removedReason: "widget removed from the configuration")
     }

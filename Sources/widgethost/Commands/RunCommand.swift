@@ -65,7 +65,7 @@ struct RunCommand: ParsableCommand {
             return h
         }
         let logger = Logger(label: "widgethost")
-        let source = ConfigSource(explicitPath: config)
+        let source = ConfigSource(explicitPath: config, forDaemon: true)
         let initial: HostConfig
         switch source.load() {
         case .success(let c): initial = c
