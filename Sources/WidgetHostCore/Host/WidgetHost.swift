@@ -102,6 +102,18 @@ public final class WidgetHost {
         throttle.signal()
     }
 
+    /// The container folder of `group` is gone (removed, moved away, replaced by a file) or back.
+    /// Gone: logged, and the widgets of the bundles that declare the group are marked stale (a
+    /// write meanwhile cannot reach them). Back: logged; the watcher reports the change that
+    /// follows, which reloads them (and a good reload clears the mark).
+    public func containerPresence(group: String, present: Bool) {
+        let dir = containerDirectories[group] ?? group
+        guard !present else { logger.notice("container \(group) is back at \(dir): watched again"); return }
+        let users = Set(registry.bundles.values.filter { $0.manifest.appGroups.contains(group) }.map(\.name))
+        logger.error("container \(group) at \(dir) is gone or not a folder: its widgets are stale until it is back")
+        scheduler.markStale("container \(group) is missing (\(dir))") { users.contains($0.bundleName) }
+    }
+
     /// Temp files (`x.tmp`, `.defaults.123.tmp`), hidden lock and swap files (`.defaults.lock`,
     /// `.x.swp`) and backups (`x~`). A `.tmp` file is written to be renamed: a reload on its
     /// events reads the old data and costs a second reload when the rename lands.

@@ -95,7 +95,8 @@ final class DaemonRuntime {
             w.close(); containerWatchers[group] = nil
         }
         for (group, dir) in dirs where containerWatchers[group] == nil {
-            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile) { [weak self] path in
+            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile,
+                                                            onRootPresence: { [weak self] in self?.host.containerPresence(group: group, present: $0) }) { [weak self] path in
                 self?.host.containerChanged(group: group, name: path)
             }
             logger.info("watching container \(group) at \(dir)")
