@@ -38,6 +38,7 @@ public final class WidgetHost {
         self.loop = loop
         self.logger = logger
         let fileSink = FileOutputSink(directory: config.paths.out, logger: logger)
+        fileSink.attach(loop: loop)
         self.fileSink = fileSink
         let publisher = OutputPublisher(sinks: [fileSink] + extraSinks)
         self.publisher = publisher
@@ -169,6 +170,7 @@ public final class WidgetHost {
         for t in containerThrottles.values { t.close() }
         containerThrottles = [:]
         registry.stopAll()
+        fileSink.close()
         logger.notice("stopped")
     }
 
