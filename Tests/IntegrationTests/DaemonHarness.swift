@@ -16,7 +16,8 @@ final class RunningDaemon {
     static let defaultConfig = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}}"#
 
     /// `prepare(dir)` runs before the host starts (a state a previous run left, plugins present at start).
-    init(config: String = RunningDaemon.defaultConfig, prepare: (String) throws -> Void = { _ in }) throws {
+    /// `wrapper` runs the host under another program (e.g. `prlimit --nofile=64 --`).
+    init(config: String = RunningDaemon.defaultConfig, wrapper: [String] = [], prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
         FileManagerFree.write(dir.path + "/config.json", config)
@@ -27,11 +28,11 @@ final class RunningDaemon {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, dir.path + "/stdout.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, dir.path + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = [TestPaths.widgethost, "run", "--config", dir.path + "/config.json", "--stdout", "jsonl", "--log-level", "debug"]
+        let argv = wrapper + [TestPaths.widgethost, "run", "--config", dir.path + "/config.json", "--stdout", "jsonl", "--log-level", "debug"]
         let cArgv = argv.map { strdup($0) } + [nil]
         let cEnv = currentEnvironment().map { strdup($0) } + [nil]
         defer { cArgv.forEach { free($0) }; cEnv.forEach { free($0) } }
-        let rc = posix_spawn(&pid, TestPaths.widgethost, &actions, nil, cArgv, cEnv)
+        let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgv, cEnv)
         try #require(rc == 0, "cannot start widgethost: \(rc)")
     }
 

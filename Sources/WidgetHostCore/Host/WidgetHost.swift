@@ -22,6 +22,7 @@ public final class WidgetHost {
     private let loop: any HostLoop
     private let logger: Logger
     private var pluginDebouncer: Debouncer?
+    private var pluginRescanRetry: (any HostTimer)?
     private var containerThrottles: [String: BurstThrottle] = [:]
     /// `containers/<group>` directories of the app groups loaded bundles declare.
     public private(set) var containerDirectories: [String: String] = [:]
@@ -88,7 +89,13 @@ public final class WidgetHost {
 
     /// Rescans the plugin folder now.
     public func rescanPlugins() {
-        let files = security.admissible(PluginFile.scan(config.paths.plugins), directory: config.paths.plugins)
+        guard let scanned = PluginFile.scan(config.paths.plugins) else {
+            logger.error("cannot list the plugin folder \(config.paths.plugins): \(FileIO.errnoText()); the plugins are kept as they are, rescanning in 1 s")
+            pluginRescanRetry = pluginRescanRetry ?? loop.makeTimer { [weak self] in self?.rescanPlugins() }
+            pluginRescanRetry?.schedule(after: 1)
+            return
+        }
+        let files = security.admissible(scanned, directory: config.paths.plugins)
         pluginStatus.retain(fileNames: Set(files.map(\.name)))
         registry.reconcile(files)
     }
@@ -167,6 +174,7 @@ public final class WidgetHost {
         scheduler.close()
         enforcer.store.close()
         pluginDebouncer?.close()
+        pluginRescanRetry?.close(); pluginRescanRetry = nil
         for t in containerThrottles.values { t.close() }
         containerThrottles = [:]
         registry.stopAll()
