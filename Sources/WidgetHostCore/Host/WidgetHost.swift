@@ -217,10 +217,11 @@ public final class WidgetHost {
         for (g, t) in containerThrottles where dirs[g] == nil { t.close(); containerThrottles[g] = nil }
         for (g, dir) in dirs where containerThrottles[g] == nil {
             do { try FileIO.makeDirectories(dir, mode: 0o700) } catch { logger.error("\(error)") }
-            containerThrottles[g] = BurstThrottle(loop: loop, window: Double(config.defaults.containerCoalesceMs) / 1000) { [weak self] in
+            // One budgeted reload per burst: the trailing one only completes it (issue 15).
+            containerThrottles[g] = BurstThrottle(loop: loop, window: Double(config.defaults.containerCoalesceMs) / 1000) { [weak self] leading in
                 guard let self else { return }
                 let users = Set(self.registry.bundles.values.filter { $0.manifest.appGroups.contains(g) }.map(\.name))
-                self.scheduler.reload(reason: "container \(g) changed") { users.contains($0.bundleName) }
+                self.scheduler.reload(reason: "container \(g) changed", budgeted: leading) { users.contains($0.bundleName) }
             }
         }
         if dirs != containerDirectories {
