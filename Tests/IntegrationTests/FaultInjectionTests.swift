@@ -152,3 +152,27 @@ func isAlive(_ pid: pid_t) -> Bool {
         #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil)
     }
 }
+
+/// CPU seconds (user + system) `pid` has used, from /proc.
+func cpuSeconds(_ pid: pid_t) -> Double {
+    guard let stat = FileManagerFree.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After ")": state is field 0, utime field 11, stime field 12.
+    guard fields.count > 12, let u = Double(fields[11]), let s = Double(fields[12]) else { return 0 }
+    return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// A plugin spamming stderr cost the host ~98 % of a core (issue 15): the host reads a worker's
+/// output at a bounded rate, so the spammer is throttled where it writes.
+@Suite(.serialized) struct OutputFloodTests {
+    @Test func aStderrFloodCostsTheHostLittle() throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 20) }, seconds: 1) { d in
+            #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(1000))")
+            let before = cpuSeconds(d.pid), start = monotonicNow()
+            usleep(3_000_000)
+            let share = (cpuSeconds(d.pid) - before) / (monotonicNow() - start)
+            print("host CPU beside a stderr flood: \(Int(share * 100)) % of a core")
+            #expect(share < 0.25, "the host used \(Int(share * 100)) % of a core")
+        }
+    }
+}
