@@ -49,3 +49,26 @@ import Glibc
         #expect(kill(d.pid, 0) == 0)
     }
 }
+
+/// A state folder where the reload ledger cannot be written let budgeted reloads go ahead
+/// unrecorded, silently (issue 15): they still go ahead, and `status` says they are not recorded.
+@Suite(.serialized) struct UnrecordedBudgetTests {
+    @Test func statusSaysWhenReloadChargesCannotBeRecorded() throws {
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}}"#
+        let d = try RunningDaemon(config: config) { dir in
+            // The ledger's name is taken by a folder: every save fails.
+            mkdir(dir + "/state", 0o700); mkdir(dir + "/state/reload-ledger.json", 0o700)
+            FileManagerFree.write(dir + "/state/reload-ledger.json/keep", "x")
+        }
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text("probe-systemSmall") == "v1 none #0" }, "\(d.stderr.suffix(2000))")
+        let cli = { (args: [String]) in run(TestPaths.widgethost, args + ["--config", d.dir.path + "/config.json"]) }
+        let before = cli(["status"])
+        #expect(before.status == 0 && !before.stdout.contains("warning:"), "no charge yet: \(before.stdout)")
+        d.writeContainer("group.probe", "value.txt", "charged")   // a budgeted reload
+        #expect(eventually { d.text("probe-systemSmall") == "v1 charged #0" }, "the reload still goes ahead")
+        let after = cli(["status"])
+        #expect(after.stdout.contains("warning: reload budget not recorded (a restart forgets today's charges)"), "\(after.stdout)")
+        #expect(d.stderr.contains("cannot save the reload ledger"))
+    }
+}

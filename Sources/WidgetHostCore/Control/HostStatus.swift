@@ -54,6 +54,9 @@ public struct HostStatus: Codable, Equatable, Sendable {
     }
 
     public var pid: Int32?
+    /// Host-wide problems a user must know about (e.g. reload budget charges that cannot be
+    /// recorded); absent when there are none.
+    public var warnings: [String]?
     public var bundles: [Bundle]
     public var rejected: [Rejected]
     public var widgets: [Widget]
@@ -84,6 +87,10 @@ extension WidgetHost {
                 lastError: inst.lastError, url: out?.url,
                 controls: entry.map { InteractionTargets.controls(in: $0.view) } ?? [])
         }
-        return HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets)
+        var status = HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets)
+        if let e = enforcer.ledger.saveError {
+            status.warnings = ["reload budget not recorded (a restart forgets today's charges): \(e)"]
+        }
+        return status
     }
 }

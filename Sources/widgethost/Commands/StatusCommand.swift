@@ -25,6 +25,7 @@ struct StatusCommand: ParsableCommand {
             return
         }
         print("widgethost pid \(s.pid.map(String.init) ?? "?")")
+        for w in s.warnings ?? [] { print("warning: \(w)") }
         for b in s.bundles {
             print("bundle \(b.name) (\(b.bundleId)): worker \(b.worker); kinds \(b.kinds.joined(separator: ", "))")
         }
