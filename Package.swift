@@ -39,12 +39,14 @@ let package = Package(
             providers: [.apt(["libuv1-dev"])]
         ),
         .target(name: "CWidgetPluginABI"),
+        // Landlock system calls for the worker sandbox (docs/limits.md "Sandbox").
+        .target(name: "CSandbox"),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
         .target(
             name: "WidgetHostCore",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI",
+                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI", "CSandbox",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

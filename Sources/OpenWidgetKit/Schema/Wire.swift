@@ -98,11 +98,15 @@ public struct BundleManifest: Codable, Hashable, Sendable {
     public var sdkVersion: String
     public var abiVersion: Int
     public var widgets: [WidgetDescriptor]
-    /// App groups whose containers the bundle reads (`containers/<group>/`).
+    /// App groups whose containers the bundle reads (`containers/<group>/`). Its sandboxed
+    /// worker may read and write these containers and no other (docs/limits.md "Sandbox").
     public var appGroups: [String]
-    public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String]) {
+    /// What else the sandboxed worker may do: `"network"` (TCP connect and bind). Absent: nothing.
+    public var permissions: [String]?
+    public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String],
+                permissions: [String]? = nil) {
         self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
-        self.widgets = widgets; self.appGroups = appGroups
+        self.widgets = widgets; self.appGroups = appGroups; self.permissions = permissions
     }
 }
 

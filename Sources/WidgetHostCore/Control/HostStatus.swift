@@ -88,9 +88,10 @@ extension WidgetHost {
                 controls: entry.map { InteractionTargets.controls(in: $0.view) } ?? [])
         }
         var status = HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets)
-        if let e = enforcer.ledger.saveError {
-            status.warnings = ["reload budget not recorded (a restart forgets today's charges): \(e)"]
-        }
+        var warnings: [String] = []
+        if let e = enforcer.ledger.saveError { warnings.append("reload budget not recorded (a restart forgets today's charges): \(e)") }
+        if let reason = WorkerSandbox.unavailableReason { warnings.append(reason) }
+        status.warnings = warnings.isEmpty ? nil : warnings
         return status
     }
 }

@@ -20,7 +20,7 @@ public final class WidgetHost {
     /// Crash recovery: quarantine after failures in a row (Supervisor/).
     public let supervisor: BundleSupervisor
     private let loop: any HostLoop
-    private let logger: Logger
+    let logger: Logger
     private var pluginDebouncer: Debouncer?
     private var pluginRescanRetry: (any HostTimer)?
     private var containerThrottles: [String: BurstThrottle] = [:]
@@ -113,11 +113,17 @@ public final class WidgetHost {
     /// The container folder of `group` is gone (removed, moved away, replaced by a file) or back.
     /// Gone: logged, and the widgets of the bundles that declare the group are marked stale (a
     /// write meanwhile cannot reach them). Back: logged; the watcher reports the change that
-    /// follows, which reloads them (and a good reload clears the mark).
+    /// follows, which reloads them (and a good reload clears the mark). Their workers are
+    /// restarted first: a sandbox rule names the folder that was there when it started.
     public func containerPresence(group: String, present: Bool) {
         let dir = containerDirectories[group] ?? group
-        guard !present else { logger.notice("container \(group) is back at \(dir): watched again"); return }
-        let users = Set(registry.bundles.values.filter { $0.manifest.appGroups.contains(group) }.map(\.name))
+        let using = registry.bundles.values.filter { $0.manifest.appGroups.contains(group) }
+        guard !present else {
+            logger.notice("container \(group) is back at \(dir): watched again")
+            for b in using { registry.stopWorker(of: b) }
+            return
+        }
+        let users = Set(using.map(\.name))
         logger.error("container \(group) at \(dir) is gone or not a folder: its widgets are stale until it is back")
         scheduler.markStale("container \(group) is missing (\(dir))") { users.contains($0.bundleName) }
     }

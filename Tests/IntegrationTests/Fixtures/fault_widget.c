@@ -9,11 +9,21 @@
  *   10 forks a child that sleeps for an hour (holding the worker's pipes), then hangs
  *   11 forks such a child, then answers normally ("forked <child pid>")
  *   20 spams stderr for ever (the host must throttle it), answering first
- * With -DAPP_GROUP="\"group.x\"" the manifest declares that app group.
+ *   30 probes its sandbox: reads -DSECRET="\"/path\"", creates -DPLANT="\"/path\"", reads and writes
+ *      $WIDGETHOST_CONTAINERS/group.fault/{inside,written}.txt, connects to 127.0.0.1:-DPORT; its
+ *      text says what each got: "rh=… wh=… rg=… wg=… cn=…" (read/write home, read/write group,
+ *      connect), each "ok", "no" (EACCES), or another errno's name
+ * With -DAPP_GROUP="\"group.x\"" the manifest declares that app group; with -DNETWORK it asks
+ * for the "network" permission.
  */
 #include "widget_plugin.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +37,11 @@
 #define GROUPS "\"" APP_GROUP "\""
 #else
 #define GROUPS ""
+#endif
+#ifdef NETWORK
+#define PERMISSIONS ",\"permissions\":[\"network\"]"
+#else
+#define PERMISSIONS ""
 #endif
 
 static int32_t answer(char *body, uint8_t **response, size_t *response_length) {
@@ -50,6 +65,47 @@ static char *timeline(const char *date, const char *view, const char *policy) {
     return body;
 }
 
+/* "ok" or the errno's name (the few a sandbox gives). */
+static const char *outcome(int rc) {
+    if (rc >= 0) return "ok";
+    switch (errno) {
+    case EACCES: return "no";
+    case EPERM: return "EPERM";
+    case ENOENT: return "ENOENT";
+    case ECONNREFUSED: return "ECONNREFUSED";
+    default: return "other";
+    }
+}
+
+static int try_read(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char b[16];
+    int rc = (int)read(fd, b, sizeof b);
+    close(fd);
+    return rc;
+}
+
+static int try_write(const char *path) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    int rc = (int)write(fd, "planted\n", 8);
+    close(fd);
+    return rc;
+}
+
+static int try_connect(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int rc = connect(fd, (struct sockaddr *)&a, sizeof a);
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
+}
+
 static pid_t sleeping_child(void) {
     pid_t child = fork();
     if (child == 0) {
@@ -69,7 +125,7 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
         return answer(text("{\"manifest\":{\"abiVersion\":1,\"appGroups\":[" GROUPS "],\"bundleId\":\"org.example.fault\","
                            "\"sdkVersion\":\"\",\"widgets\":[{\"configuration\":\"StaticConfiguration\","
                            "\"description\":\"Fault injection.\",\"displayName\":\"Fault\","
-                           "\"families\":[\"systemSmall\"],\"kind\":\"fault\",\"parameters\":[]}]},"
+                           "\"families\":[\"systemSmall\"],\"kind\":\"fault\",\"parameters\":[]}]" PERMISSIONS "},"
                            "\"ok\":true}"), response, response_length);
     }
     if (!strstr(req, "\"op\":\"timeline\"")) return answer(text("{\"ok\":true}"), response, response_length);
@@ -97,6 +153,22 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
             for (;;) fputs("spam spam spam spam spam spam spam spam spam spam spam spam spam spam\n", stderr);
         }
         break;
+#if FAULT == 30
+    case 30: {
+        const char *root = getenv("WIDGETHOST_CONTAINERS");
+        char inside[1024], written[1024], text[512], body[768];
+        snprintf(inside, sizeof inside, "%s/group.fault/inside.txt", root ? root : "");
+        snprintf(written, sizeof written, "%s/group.fault/written.txt", root ? root : "");
+        const char *rh = outcome(try_read(SECRET));
+        const char *wh = outcome(try_write(PLANT));
+        const char *rg = outcome(try_read(inside));
+        const char *wg = outcome(try_write(written));
+        const char *cn = outcome(try_connect(PORT));
+        snprintf(text, sizeof text, "rh=%s wh=%s rg=%s wg=%s cn=%s", rh, wh, rg, wg, cn);
+        snprintf(body, sizeof body, "{\"kind\":\"text\",\"text\":\"%s\"}", text);
+        return answer(timeline(now, body, never), response, response_length);
+    }
+#endif
     default: break;
     }
     snprintf(view, sizeof view, "{\"kind\":\"text\",\"text\":\"fine %ld\"}", (long)getpid());

@@ -1,0 +1,99 @@
+import CSandbox
+import FoundationEssentials
+import OpenWidgetKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Landlock sandbox of a worker (docs/limits.md "Sandbox"; WidgetKit gives every extension
+/// one). The host decides what a bundle's worker may touch from its manifest and passes it as
+/// `worker --sandbox <json>`; the worker applies it before it loads the plugin, so the plugin's
+/// constructors already run inside, and it holds for everything the plugin starts.
+///
+/// A sandboxed worker may read (and map) its own `.so`, the system's libraries and programs
+/// (`/usr`, `/lib*`, `/bin`, `/sbin`, `/opt`, every library directory mapped into the worker),
+/// `/etc` (time zone, fontconfig, ld.so), `/proc` and `/sys` (system widgets read them), the
+/// user's font folders, `/dev/null`, `/dev/zero`, `/dev/random`, `/dev/urandom`; read and write
+/// only the containers of its declared app groups; nothing else — the rest of `$HOME`, the host's
+/// state and outputs, `/tmp` included. TCP connect and bind are refused unless the manifest
+/// declares `"network"`; signals to processes outside the sandbox and abstract Unix sockets are
+/// refused (Landlock ABI 6+); `no_new_privs` is set. On a kernel without Landlock workers run
+/// unsandboxed, with a warning in the log and in `status`. Pure values plus the two calls.
+public enum WorkerSandbox {
+    /// What one worker may use beyond the base: containers to read and write, network or not.
+    public struct Spec: Codable, Equatable, Sendable {
+        public var readWrite: [String]
+        public var network: Bool
+        public init(readWrite: [String] = [], network: Bool = false) { self.readWrite = readWrite; self.network = network }
+
+        /// The spec for a bundle with `manifest` (the placeholder of a bundle not yet described
+        /// gets nothing: its `describe` runs with the base only).
+        public init(manifest: BundleManifest, containersRoot: String) {
+            readWrite = manifest.appGroups.filter(AppGroupContainer.isValidGroupID).sorted().map { containersRoot + "/" + $0 }
+            network = manifest.permissions?.contains("network") ?? false
+        }
+
+        public var argument: String { String(decoding: (try? WireCodec.encode(self)) ?? Data("{}".utf8), as: UTF8.self) }
+        public static func parse(_ argument: String) -> Spec? { try? WireCodec.decode(Spec.self, from: Data(argument.utf8)) }
+    }
+
+    /// The kernel's Landlock ABI version, or nil when it has none (then workers run unsandboxed).
+    public static let landlockABI: Int? = {
+        let abi = widgethost_landlock_abi()
+        return abi > 0 ? Int(abi) : nil
+    }()
+
+    /// Why workers run unsandboxed on this kernel, or nil when they are sandboxed.
+    public static var unavailableReason: String? {
+        landlockABI == nil ? "workers run unsandboxed: this kernel offers no Landlock (\(String(cString: strerror(-widgethost_landlock_abi()))))" : nil
+    }
+
+    /// Read-only paths every worker gets, besides its plugin and the library directories mapped
+    /// into it.
+    public static func baseReadOnly(environment: [String: String]) -> [String] {
+        var paths = ["/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/opt", "/etc", "/proc", "/sys",
+                     "/dev/zero", "/dev/random", "/dev/urandom"]
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            let data = environment["XDG_DATA_HOME"] ?? home + "/.local/share"
+            let config = environment["XDG_CONFIG_HOME"] ?? home + "/.config"
+            let cache = environment["XDG_CACHE_HOME"] ?? home + "/.cache"
+            paths += [home + "/.fonts", data + "/fonts", config + "/fontconfig", cache + "/fontconfig"]
+        }
+        return paths
+    }
+
+    /// Directories of the shared libraries mapped into this process (the Swift runtime of the
+    /// toolchain the worker was built with lives outside `/usr` at times).
+    public static func mappedLibraryDirectories() -> [String] {
+        guard let maps = FileIO.read("/proc/self/maps", limit: 4 << 20) else { return [] }
+        var dirs = Set<String>()
+        for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = String(line[slash...])
+            guard path.hasSuffix(".so") || path.contains(".so.") else { continue }
+            dirs.insert(path.deletingLastPathComponent)
+        }
+        return dirs.sorted()
+    }
+
+    /// Restricts this process (the worker, before it loads `plugin`) to `spec`; throws the
+    /// reason when the kernel refuses.
+    public static func apply(_ spec: Spec, plugin: String, environment: [String: String]) throws(Failure) {
+        let readOnly = [plugin] + baseReadOnly(environment: environment) + mappedLibraryDirectories()
+        let readWrite = ["/dev/null"] + spec.readWrite
+        let rc = withCStringArray(readOnly) { ro in
+            withCStringArray(readWrite) { rw in
+                widgethost_landlock_apply(ro, readOnly.count, rw, readWrite.count, spec.network ? 1 : 0)
+            }
+        }
+        guard rc == 0 else { throw Failure(description: "cannot apply the sandbox: \(String(cString: strerror(-rc)))") }
+    }
+
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
+
+    private static func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let pointers = strings.map { UnsafePointer(strdup($0)) } + [nil]
+        defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
