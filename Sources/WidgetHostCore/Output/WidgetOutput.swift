@@ -72,11 +72,11 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
 
     /// `2026-11-21T10:00:05Z`, as `Date.ISO8601FormatStyle()` writes it (UTC, whole seconds),
     /// from `gmtime_r`: the format style's calendar arithmetic was a visible part of every swap.
-    /// A date outside `WireValidation`'s range (which every timeline is held to at decode) is
-    /// written as `""` rather than trapping the conversion.
+    /// A date no `time_t` holds (never one `WireValidation` let through at decode) is written
+    /// as `""` rather than trapping the conversion.
     public static func isoDate(_ d: Date) -> String {
         let seconds = d.timeIntervalSince1970.rounded(.down)
-        guard seconds.isFinite, abs(seconds) <= WireValidation.maxDateMagnitude else { return "" }
+        guard seconds.isFinite, abs(seconds) < 9e15 else { return "" }
         var t = time_t(seconds)
         var parts = tm()
         guard gmtime_r(&t, &parts) != nil else { return d.formatted(.iso8601) }

@@ -90,7 +90,7 @@ public final class BlockingWorkerClient {
     public func request(_ request: WireRequest) throws -> WireResponse {
         let payload = try WireCodec.encode(request)
         let frame = Framing.frame(payload)
-        guard FileIO.writeAll(toWorker, frame) else { throw deathFailure() }
+        guard Self.writeWithoutSIGPIPE(toWorker, frame) else { throw deathFailure() }
         let data = try nextFrame()
         do {
             return try WireCodec.decodeResponse(data)
@@ -100,6 +100,26 @@ public final class BlockingWorkerClient {
             let preview = String(decoding: data.prefix(80), as: UTF8.self)
             throw Failure(description: "\(pluginPath): the plugin answered with a malformed response (\(data.count) bytes: \(preview.debugDescription))")
         }
+    }
+
+    /// `FileIO.writeAll` with SIGPIPE blocked on this thread (and a pending one consumed): a
+    /// worker that died before reading its request is an error for the caller, not its death —
+    /// whatever the process does with SIGPIPE otherwise.
+    static func writeWithoutSIGPIPE(_ fd: Int32, _ data: Data) -> Bool {
+        var pipeOnly = sigset_t(), old = sigset_t()
+        sigemptyset(&pipeOnly)
+        sigaddset(&pipeOnly, SIGPIPE)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let wasPending = sigismember(&pending, SIGPIPE) == 1
+        pthread_sigmask(SIG_BLOCK, &pipeOnly, &old)
+        let ok = FileIO.writeAll(fd, data)
+        if !ok && errno == EPIPE && !wasPending {
+            var zero = timespec()
+            _ = sigtimedwait(&pipeOnly, nil, &zero)
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        return ok
     }
 
     private func nextFrame() throws -> Data {
