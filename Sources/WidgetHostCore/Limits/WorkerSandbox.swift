@@ -21,7 +21,7 @@ import Glibc
 /// unsandboxed, with a warning in the log and in `status`. Pure values plus the two calls.
 public enum WorkerSandbox {
     /// What one worker may use beyond the base: containers to read and write, network or not.
-    public struct Spec: Codable, Equatable, Sendable {
+    public struct Spec: Equatable, Sendable {
         public var readWrite: [String]
         public var network: Bool
         public init(readWrite: [String] = [], network: Bool = false) { self.readWrite = readWrite; self.network = network }
@@ -33,8 +33,15 @@ public enum WorkerSandbox {
             network = manifest.permissions?.contains("network") ?? false
         }
 
-        public var argument: String { String(decoding: (try? WireCodec.encode(self)) ?? Data("{}".utf8), as: UTF8.self) }
-        public static func parse(_ argument: String) -> Spec? { try? WireCodec.decode(Spec.self, from: Data(argument.utf8)) }
+        /// The `--sandbox` argument: `network` or `no-network`, then one read-write path per line
+        /// (no JSON decoder in the worker's start-up: it is on every worker's cold path).
+        public var argument: String { ([network ? "network" : "no-network"] + readWrite).joined(separator: "\n") }
+        public static func parse(_ argument: String) -> Spec? {
+            let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard let first = lines.first, first == "network" || first == "no-network",
+                  lines.dropFirst().allSatisfy({ $0.hasPrefix("/") }) else { return nil }
+            return Spec(readWrite: Array(lines.dropFirst()), network: first == "network")
+        }
     }
 
     /// The kernel's Landlock ABI version, or nil when it has none (then workers run unsandboxed).
@@ -66,14 +73,20 @@ public enum WorkerSandbox {
     /// toolchain the worker was built with lives outside `/usr` at times).
     public static func mappedLibraryDirectories() -> [String] {
         guard let maps = FileIO.read("/proc/self/maps", limit: 4 << 20) else { return [] }
-        var dirs = Set<String>()
-        for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") {
-            guard let slash = line.firstIndex(of: "/") else { continue }
-            let path = String(line[slash...])
-            guard path.hasSuffix(".so") || path.contains(".so.") else { continue }
-            dirs.insert(path.deletingLastPathComponent)
+        // Bytes, not Strings: this runs in every sandboxed worker's start-up.
+        var dirs = Set<[UInt8]>()
+        var lineStart = maps.startIndex
+        while lineStart < maps.endIndex {
+            let lineEnd = maps[lineStart...].firstIndex(of: 0x0a) ?? maps.endIndex
+            if let slash = maps[lineStart..<lineEnd].firstIndex(of: 0x2f),
+               let lastSlash = maps[slash..<lineEnd].lastIndex(of: 0x2f) {
+                let name = maps[(lastSlash + 1)..<lineEnd]
+                let isLibrary = name.count > 3 && (name.suffix(3).elementsEqual(".so".utf8) || name.firstRange(of: Array(".so.".utf8)) != nil)
+                if isLibrary { dirs.insert(Array(maps[slash..<lastSlash])) }
+            }
+            lineStart = lineEnd < maps.endIndex ? maps.index(after: lineEnd) : maps.endIndex
         }
-        return dirs.sorted()
+        return dirs.map { String(decoding: $0, as: UTF8.self) }.sorted()
     }
 
     /// Restricts this process (the worker, before it loads `plugin`) to `spec`; throws the

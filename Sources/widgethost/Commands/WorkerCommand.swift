@@ -30,7 +30,7 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Render-time limit of one view evaluation, in milliseconds; 0 = none (the SDK enforces it).")
     var viewDeadlineMs: Int = 0
 
-    @Option(help: "Landlock sandbox applied before the plugin is loaded, as JSON {\"readWrite\":[…],\"network\":false}.")
+    @Option(help: "Landlock sandbox applied before the plugin is loaded: 'network' or 'no-network', then one read-write path per line.")
     var sandbox: String?
 
     func run() throws {
