@@ -176,3 +176,21 @@ func cpuSeconds(_ pid: pid_t) -> Double {
         }
     }
 }
+
+/// After `kill -9` of the host its workers die (PDEATHSIG), but a child a plugin forked does not;
+/// the next start ends it, so a restart comes up clean (issue 15).
+@Suite(.serialized) struct LeftoverProcessTests {
+    @Test func aRestartEndsWhatThePreviousRunsWorkersLeft() throws {
+        let d = try RunningDaemon()
+        d.install(try buildFault(in: d.dir.path, 11), as: "fault.so")
+        #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
+        let child = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+        d.signal(SIGKILL)
+        _ = d.waitForExit()
+        usleep(300_000)
+        #expect(isAlive(child), "the forked child outlived the killed host (what the restart must clean up)")
+        let pid = spawnBackground(TestPaths.widgethost, ["run", "--config", d.dir.path + "/config.json"])
+        defer { kill(pid, SIGTERM); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        #expect(eventually { !isAlive(child) }, "the restart ended the leftover child \(child)")
+    }
+}

@@ -79,6 +79,7 @@ public final class WidgetHost {
             catch { logger.error("\(error)") }
         }
         StatePermissions.apply(state: config.paths.state, out: config.paths.out, logger: logger)
+        LeftoverWorkers.kill(bundles: config.paths.state + "/bundles", logger: logger)
         LimitsWiring.showSavedTimelines(host: self)
         logger.info("plugins: \(config.paths.plugins); outputs: \(config.paths.out); containers: \(config.paths.containers)")
         rescanPlugins()
