@@ -17,7 +17,9 @@ final class RunningDaemon {
 
     /// `prepare(dir)` runs before the host starts (a state a previous run left, plugins present at start).
     /// `wrapper` runs the host under another program (e.g. `prlimit --nofile=64 --`).
-    init(config: String = RunningDaemon.defaultConfig, wrapper: [String] = [], prepare: (String) throws -> Void = { _ in }) throws {
+    /// `environment` is added to the test's own.
+    init(config: String = RunningDaemon.defaultConfig, wrapper: [String] = [], environment: [String: String] = [:],
+         prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
         FileManagerFree.write(dir.path + "/config.json", config)
@@ -30,7 +32,8 @@ final class RunningDaemon {
         posix_spawn_file_actions_addopen(&actions, 2, dir.path + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = wrapper + [TestPaths.widgethost, "run", "--config", dir.path + "/config.json", "--stdout", "jsonl", "--log-level", "debug"]
         let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = currentEnvironment().map { strdup($0) } + [nil]
+        let cEnv = (currentEnvironment().filter { e in !environment.keys.contains { e.hasPrefix($0 + "=") } }
+                    + environment.map { "\($0.key)=\($0.value)" }).map { strdup($0) } + [nil]
         defer { cArgv.forEach { free($0) }; cEnv.forEach { free($0) } }
         let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgv, cEnv)
         try #require(rc == 0, "cannot start widgethost: \(rc)")

@@ -32,10 +32,12 @@ let sandboxTestsRun: Bool = {
 @Suite(.serialized) struct SandboxTests {
     let id = "fault-systemSmall"
 
-    func probe(declared: Bool) throws -> (text: String, planted: Bool, worker: String) {
+    func probe(declared: Bool, environment: [String: String] = [:], _ more: (RunningDaemon) -> Void = { _ in }) throws
+        -> (text: String, planted: Bool, worker: String) {
         let listener = tcpListener()
         defer { close(listener.fd) }
-        let d = try RunningDaemon { dir in
+        let d = try RunningDaemon(config: #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}}"#,
+                                  environment: environment) { dir in
             mkdir(dir + "/home", 0o700)
             FileManagerFree.write(dir + "/home/secret.txt", "secret")
             mkdir(dir + "/containers", 0o700); mkdir(dir + "/containers/group.fault", 0o700)
@@ -48,6 +50,7 @@ let sandboxTestsRun: Bool = {
         let text = d.text(id) ?? ""
         // The worker that answered: no_new_privs set.
         let worker = processesMentioning(d.dir.path + "/state/bundles").first.flatMap { FileManagerFree.read("/proc/\($0)/status") } ?? ""
+        more(d)
         return (text, FileManagerFree.exists(d.dir.path + "/home/planted.txt"), worker)
     }
 
@@ -64,5 +67,17 @@ let sandboxTestsRun: Bool = {
         let r = try probe(declared: true)
         #expect(r.text == "rh=no wh=no rg=ok wg=ok cn=ok", "\(r.text)")
         #expect(!r.planted)
+    }
+
+    /// Where there is no sandbox (a kernel without Landlock, or `WIDGETHOST_SANDBOX=off`) the
+    /// workers run unsandboxed, and the log and `status` say so.
+    @Test func withoutTheSandboxTheLogAndStatusSaySo() throws {
+        let r = try probe(declared: false, environment: ["WIDGETHOST_SANDBOX": "off"]) { d in
+            #expect(d.stderr.contains("workers run unsandboxed: WIDGETHOST_SANDBOX=off"), "\(d.stderr.suffix(1500))")
+            let status = run(TestPaths.widgethost, ["status", "--config", d.dir.path + "/config.json"])
+            #expect(status.stdout.contains("warning: workers run unsandboxed: WIDGETHOST_SANDBOX=off"), "\(status.stdout)")
+        }
+        #expect(r.text == "rh=ok wh=ok rg=ok wg=ok cn=ok", "\(r.text)")
+        #expect(r.planted)
     }
 }

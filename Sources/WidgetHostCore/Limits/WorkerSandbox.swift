@@ -44,15 +44,23 @@ public enum WorkerSandbox {
         }
     }
 
-    /// The kernel's Landlock ABI version, or nil when it has none (then workers run unsandboxed).
+    /// `WIDGETHOST_SANDBOX=off` in the host's environment: workers run unsandboxed (to tell
+    /// whether the sandbox is what breaks a plugin), with the same warning as on a kernel
+    /// without Landlock.
+    static let disabled = getenv("WIDGETHOST_SANDBOX").map { String(cString: $0) == "off" } ?? false
+
+    /// The kernel's Landlock ABI version, or nil when it has none or the sandbox is off (then
+    /// workers run unsandboxed).
     public static let landlockABI: Int? = {
         let abi = widgethost_landlock_abi()
-        return abi > 0 ? Int(abi) : nil
+        return abi > 0 && !disabled ? Int(abi) : nil
     }()
 
-    /// Why workers run unsandboxed on this kernel, or nil when they are sandboxed.
+    /// Why workers run unsandboxed, or nil when they are sandboxed.
     public static var unavailableReason: String? {
-        landlockABI == nil ? "workers run unsandboxed: this kernel offers no Landlock (\(String(cString: strerror(-widgethost_landlock_abi()))))" : nil
+        guard landlockABI == nil else { return nil }
+        if disabled { return "workers run unsandboxed: WIDGETHOST_SANDBOX=off" }
+        return "workers run unsandboxed: this kernel offers no Landlock (\(String(cString: strerror(-widgethost_landlock_abi()))))"
     }
 
     /// Read-only paths every worker gets, besides its plugin and the library directories mapped
