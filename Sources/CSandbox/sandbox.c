@@ -2,6 +2,7 @@
 #include "widgethost_sandbox.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/prctl.h>
@@ -9,6 +10,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
 #define SYS_landlock_add_rule 445
@@ -95,4 +99,25 @@ int widgethost_landlock_apply(const char *const *read_only, size_t read_only_cou
     if (rc == 0 && syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) rc = -errno;
     close(ruleset);
     return rc;
+}
+
+static void guardian_parent_died(int sig) {
+    (void)sig;
+    kill(0, SIGKILL); /* the whole group, this guardian included */
+    _exit(0);
+}
+
+int widgethost_start_group_guardian(void) {
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child < 0) return -errno;
+    if (child > 0) return child;
+    /* The guardian: only async-signal-safe calls from here on. */
+    signal(SIGTERM, guardian_parent_died);
+    prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    if (getppid() != parent) guardian_parent_died(SIGTERM);
+    /* Hold none of the worker's pipes (the host must see them end with the worker). */
+    if (syscall(SYS_close_range, 0U, ~0U, 0U) != 0)
+        for (int fd = 0; fd < 4096; fd++) close(fd);
+    for (;;) pause();
 }

@@ -41,6 +41,8 @@ final class RunningDaemon {
 
     deinit {
         if exitStatus == nil { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        // Whatever a fixture plugin started and kept out of its worker's group: leave nothing running.
+        for p in processesMentioning(dir.path) { kill(p, SIGKILL) }
         dir.remove()
     }
 

@@ -177,20 +177,36 @@ func cpuSeconds(_ pid: pid_t) -> Double {
     }
 }
 
-/// After `kill -9` of the host its workers die (PDEATHSIG), but a child a plugin forked does not;
-/// the next start ends it, so a restart comes up clean (issue 15).
+/// After `kill -9` of the host its workers die (PDEATHSIG) and, through each worker's group
+/// guardian, whatever they forked; a child that left the group (its own `setsid`) is ended by
+/// the next start, so a restart comes up clean (issue 15).
 @Suite(.serialized) struct LeftoverProcessTests {
-    @Test func aRestartEndsWhatThePreviousRunsWorkersLeft() throws {
+    func forkedChild(_ d: RunningDaemon) throws -> pid_t {
+        #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
+        return try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+    }
+
+    @Test func aForkedChildDiesWhenTheHostIsKilled() throws {
         let d = try RunningDaemon()
         d.install(try buildFault(in: d.dir.path, 11), as: "fault.so")
-        #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
-        let child = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+        let child = try forkedChild(d)
+        d.signal(SIGKILL)
+        _ = d.waitForExit()
+        #expect(eventually(timeout: 5) { !isAlive(child) }, "the forked child \(child) outlived the killed host")
+        #expect(eventually(timeout: 5) { processesMentioning(d.dir.path).isEmpty }, "left: \(processesMentioning(d.dir.path))")
+    }
+
+    @Test func aRestartEndsAChildThatLeftItsWorkersGroup() throws {
+        let d = try RunningDaemon()
+        d.install(try buildFault(in: d.dir.path, 12), as: "fault.so")
+        let child = try forkedChild(d)
         d.signal(SIGKILL)
         _ = d.waitForExit()
         usleep(300_000)
-        #expect(isAlive(child), "the forked child outlived the killed host (what the restart must clean up)")
+        #expect(isAlive(child), "a child in a session of its own outlives the killed host (what the restart cleans up)")
         let pid = spawnBackground(TestPaths.widgethost, ["run", "--config", d.dir.path + "/config.json"])
         defer { kill(pid, SIGTERM); var st: Int32 = 0; waitpid(pid, &st, 0) }
         #expect(eventually { !isAlive(child) }, "the restart ended the leftover child \(child)")
+        kill(child, SIGKILL)  // whatever happened, leave nothing running
     }
 }

@@ -22,4 +22,14 @@ int widgethost_landlock_apply(const char *const *read_only, size_t read_only_cou
                               const char *const *read_write, size_t read_write_count,
                               int allow_network);
 
+/*
+ * Forks a guardian for the calling process's group (a worker that leads its own group): when
+ * the caller dies, however (its host killed with SIGKILL takes it down by PDEATHSIG), the
+ * guardian SIGKILLs the whole group, so nothing a plugin forked outlives its worker. Call it
+ * after the sandbox (a sandboxed process may signal only processes inside its sandbox, the
+ * parent-death signal included) and before any plugin code runs (the guardian runs only
+ * async-signal-safe code and closes every descriptor). Returns its pid, or a negative errno.
+ */
+int widgethost_start_group_guardian(void);
+
 #endif

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLibUV
+import CSandbox
 import Dispatch
 import WidgetHostCore
 #if canImport(Glibc)
@@ -95,6 +96,10 @@ enum WorkerMain {
             do { try WorkerSandbox.apply(spec, plugin: o.plugin, environment: ProcessEnvironment.current()) }
             catch { WorkerServer.fail("\(o.plugin): \(error)") }
         }
+        // When this worker dies, its group goes with it: what a plugin forks cannot outlive it,
+        // even when the host was killed with SIGKILL (the host kills the group otherwise). After
+        // the sandbox: Landlock lets the dying worker signal only processes inside it.
+        if getpgrp() == getpid() { _ = widgethost_start_group_guardian() }
         let plugin: LoadedPlugin
         switch PluginLoader.load(path: o.plugin) {
         case .success(let p): plugin = p

@@ -8,6 +8,7 @@
  *   5  a gauge whose value is "nan"         6  a frame whose width is "inf"
  *   10 forks a child that sleeps for an hour (holding the worker's pipes), then hangs
  *   11 forks such a child, then answers normally ("forked <child pid>")
+ *   12 like 11, but the child leaves the worker's process group first (setsid)
  *   20 spams stderr for ever (the host must throttle it), answering first
  *   30 probes its sandbox: reads -DSECRET="\"/path\"", creates -DPLANT="\"/path\"", reads and writes
  *      $WIDGETHOST_CONTAINERS/group.fault/{inside,written}.txt, connects to 127.0.0.1:-DPORT; its
@@ -106,9 +107,10 @@ static int try_connect(int port) {
     return rc;
 }
 
-static pid_t sleeping_child(void) {
+static pid_t sleeping_child(int own_session) {
     pid_t child = fork();
     if (child == 0) {
+        if (own_session) setsid();
         sleep(3600);
         _exit(0);
     }
@@ -142,15 +144,18 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
     case 6: return answer(timeline(now, "{\"kind\":\"text\",\"modifiers\":{\"frame\":{\"width\":\"inf\"}},\"text\":\"wide\"}", never),
                           response, response_length);
     case 10:
-        sleeping_child();
+        sleeping_child(0);
         for (;;) pause();
     case 11:
-        snprintf(view, sizeof view, "{\"kind\":\"text\",\"text\":\"forked %ld\"}", (long)sleeping_child());
+    case 12:
+        snprintf(view, sizeof view, "{\"kind\":\"text\",\"text\":\"forked %ld\"}", (long)sleeping_child(FAULT == 12));
         return answer(timeline(now, view, "{\"type\":\"atEnd\"}"), response, response_length);
     case 20:
         if (fork() == 0) {
             /* the spammer shares the worker's stderr; it lives as long as the worker's group */
-            for (;;) fputs("spam spam spam spam spam spam spam spam spam spam spam spam spam spam\n", stderr);
+            /* until nobody reads (the worker ignores SIGPIPE, and so does this child) */
+            while (fputs("spam spam spam spam spam spam spam spam spam spam spam spam spam spam\n", stderr) >= 0 && fflush(stderr) == 0) {}
+            _exit(0);
         }
         break;
 #if FAULT == 30
