@@ -23,6 +23,8 @@ public final class WidgetHost {
     let logger: Logger
     private var pluginDebouncer: Debouncer?
     private var pluginRescanRetry: (any HostTimer)?
+    /// App groups whose container folder is gone, with the reason shown.
+    private var missingContainers: [String: String] = [:]
     private var containerThrottles: [String: BurstThrottle] = [:]
     /// `containers/<group>` directories of the app groups loaded bundles declare.
     public private(set) var containerDirectories: [String: String] = [:]
@@ -120,13 +122,22 @@ public final class WidgetHost {
         let dir = containerDirectories[group] ?? group
         let using = registry.bundles.values.filter { $0.manifest.appGroups.contains(group) }
         guard !present else {
+            missingContainers[group] = nil
             logger.notice("container \(group) is back at \(dir): watched again")
             for b in using { registry.stopWorker(of: b) }
             return
         }
+        let reason = "container \(group) is missing (\(dir))"
+        missingContainers[group] = reason
         let users = Set(using.map(\.name))
         logger.error("container \(group) at \(dir) is gone or not a folder: its widgets are stale until it is back")
-        scheduler.markStale("container \(group) is missing (\(dir))") { users.contains($0.bundleName) }
+        scheduler.markStale(reason) { users.contains($0.bundleName) }
+    }
+
+    /// Why `spec` cannot be brought up to date: a container its bundle declares is missing.
+    func unavailableReason(_ spec: InstanceSpec) -> String? {
+        guard !missingContainers.isEmpty, let groups = registry.bundles[spec.bundleName]?.manifest.appGroups else { return nil }
+        return groups.lazy.compactMap { self.missingContainers[$0] }.first
     }
 
     /// Temp files (`x.tmp`, `.defaults.123.tmp`), hidden lock and swap files (`.defaults.lock`,
@@ -228,7 +239,8 @@ public final class WidgetHost {
             containerThrottles[g] = BurstThrottle(loop: loop, window: Double(config.defaults.containerCoalesceMs) / 1000) { [weak self] leading in
                 guard let self else { return }
                 let users = Set(self.registry.bundles.values.filter { $0.manifest.appGroups.contains(g) }.map(\.name))
-                self.scheduler.reload(reason: "container \(g) changed", budgeted: leading) { users.contains($0.bundleName) }
+                self.scheduler.reload(reason: leading ? "container \(g) changed" : "container \(g) changed (end of the burst, free)",
+                                      budgeted: leading) { users.contains($0.bundleName) }
             }
         }
         if dirs != containerDirectories {

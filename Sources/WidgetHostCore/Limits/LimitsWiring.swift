@@ -7,6 +7,7 @@ enum LimitsWiring {
         let enforcer = host.enforcer, registry = host.registry
         host.scheduler.limits = enforcer
         enforcer.bundleIds = { [weak registry] name in registry?.bundles[name]?.bundleId }
+        enforcer.unavailable = { [weak host] spec in host?.unavailableReason(spec) }
         host.supervisor.threshold = { [weak enforcer] b in
             enforcer?.config.limits(fileName: b.name, bundleId: b.bundleId).quarantineAfterFailures ?? 5
         }
