@@ -66,6 +66,8 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         .target(name: "CWidgetPluginABI"),
+        // Landlock system calls for the worker sandbox (docs/limits.md "Sandbox").
+        .target(name: "CSandbox"),
         /// The SDK's weak `widget_plugin_entry_v1` that reaches a `@main` bundle (C: it calls the plugin's `main`).
         .target(name: "CWidgetMainEntry", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"]),
@@ -84,7 +86,7 @@ let package = Package(
         .target(
             name: "WidgetHostCore",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI",
+                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI", "CSandbox",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -95,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI",
+                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI", "CSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

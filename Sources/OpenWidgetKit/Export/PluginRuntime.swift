@@ -12,18 +12,21 @@ final class PluginRuntime: @unchecked Sendable {
     let bundleId: String
     let records: [WidgetRecord]
     let appGroups: [String]
+    let permissions: [String]
 
-    init(bundleId: String, records: [WidgetRecord], appGroups: [String]) {
+    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = []) {
         self.bundleId = bundleId
         self.records = records
         self.appGroups = appGroups
+        self.permissions = permissions
     }
 
     var manifest: BundleManifest {
         let previews = WidgetPreview.all
         return BundleManifest(bundleId: bundleId, sdkVersion: openWidgetKitVersion, abiVersion: Int(WIDGET_PLUGIN_ABI_VERSION),
                               widgets: records.map(\.descriptor), appGroups: appGroups,
-                              previews: previews.isEmpty ? nil : previews.enumerated().map { i, p in p.descriptor(id: String(i)) })
+                              previews: previews.isEmpty ? nil : previews.enumerated().map { i, p in p.descriptor(id: String(i)) },
+                              permissions: permissions.isEmpty ? nil : permissions)
     }
 
     func handle(_ data: Data) -> Data {
