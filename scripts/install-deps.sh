@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what WidgetHost needs beyond Swift itself: libuv (Debian's libuv1-dev), pkg-config
-# and a C compiler (tests build fixture plugins in C); i3blocks and conky-cli for the status-bar tests. Idempotent; quiet when all is present.
+# and a C compiler (tests build fixture plugins in C); the real status bars the status-bar tests run. Idempotent; quiet when all is present.
 set -euo pipefail
 missing=()
 pkg-config --exists libuv 2>/dev/null || missing+=(libuv1-dev)
@@ -11,6 +11,15 @@ command -v cc >/dev/null || missing+=(gcc)
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v i3blocks >/dev/null || missing+=(i3blocks)
     command -v conky >/dev/null || missing+=(conky-cli)
+    # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), the font the
+    # recipes name, a screen grabber and a pointer for clicks.
+    command -v Xvfb >/dev/null || missing+=(xvfb)
+    command -v polybar >/dev/null || missing+=(polybar)
+    command -v i3 >/dev/null || missing+=(i3-wm)
+    command -v sway >/dev/null || missing+=(sway)
+    command -v import >/dev/null || missing+=(imagemagick)
+    command -v xdotool >/dev/null || missing+=(xdotool)
+    [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || missing+=(fonts-dejavu-core)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}" >&2
