@@ -6,6 +6,10 @@ missing=()
 pkg-config --exists libuv 2>/dev/null || missing+=(libuv1-dev)
 command -v pkg-config >/dev/null || missing+=(pkg-config)
 command -v cc >/dev/null || missing+=(gcc)
+# fontconfig and Debian's default fonts: the glyph-coverage test asks fc-list which symbols the
+# fonts bars fall back to can show.
+command -v fc-list >/dev/null || missing+=(fontconfig)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || missing+=(fonts-dejavu-core)
 # Optional: real status bars the integration tests feed (skipped when absent). Skip them with
 # WIDGETHOST_NO_BARS=1.
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then

@@ -1,7 +1,9 @@
 /// Maps SF Symbol names (`Image(systemName:)`) to characters a terminal or status bar can show.
 ///
-/// `.unicode` (the default) uses plain Unicode that is single-width and has no emoji
-/// presentation, so columns line up in any monospaced font; `.nerdFont` uses Nerd Font
+/// `.unicode` (the default) uses plain Unicode that is single-width, has no emoji presentation
+/// and is in both DejaVu Sans and DejaVu Sans Mono (Debian's default fonts, which bars fall back
+/// to; tested through fontconfig), so it shows in any bar and columns line up in any monospaced
+/// font; `.nerdFont` uses Nerd Font
 /// (Font Awesome range) codepoints for users whose bar font has them. Unknown names render as
 /// `"•"`. `overrides` lets a user replace any entry. A value type: safe from any thread.
 public struct GlyphMap: Hashable, Sendable {
@@ -38,20 +40,20 @@ public struct GlyphMap: Hashable, Sendable {
     }
 
     /// Plain Unicode, single width, text presentation.
-    static let plain: [String: String] = [
+    public static let plain: [String: String] = [
         "flame": "♨", "flame.fill": "♨",
         "checkmark": "✓", "checkmark.circle": "✓", "checkmark.circle.fill": "✔", "checkmark.seal.fill": "✔",
         "xmark": "✗", "xmark.circle": "✗", "xmark.circle.fill": "✖",
         "star": "☆", "star.fill": "★",
         "plus": "+", "plus.circle": "⊕", "plus.circle.fill": "⊕", "minus": "−", "minus.circle.fill": "⊖",
         "heart": "♡", "heart.fill": "♥", "bolt.heart.fill": "♥",
-        "figure.walk": "🯅", "figure.run": "🯅", "figure.stand": "🯅",
+        "figure.walk": "☺", "figure.run": "☺", "figure.stand": "☺",
         "bolt": "↯", "bolt.fill": "↯", "battery.100.bolt": "↯",
         "battery.100": "█", "battery.75": "▆", "battery.50": "▄", "battery.25": "▂", "battery.0": "▁",
-        "cpu": "▣", "memorychip": "≣", "internaldrive": "⛁", "desktopcomputer": "▭", "laptopcomputer": "▭",
-        "clock": "◷", "clock.fill": "◷", "alarm": "◷", "timer": "◴", "hourglass": "⧗", "stopwatch": "◴",
+        "cpu": "▣", "memorychip": "≣", "internaldrive": "▤", "desktopcomputer": "▭", "laptopcomputer": "▭",
+        "clock": "◷", "clock.fill": "◷", "alarm": "◷", "timer": "◴", "hourglass": "◔", "stopwatch": "◴",
         "calendar": "▦", "thermometer": "θ", "thermometer.medium": "θ",
-        "wifi": "⌔", "antenna.radiowaves.left.and.right": "⌔", "network": "⇅",
+        "wifi": "≋", "antenna.radiowaves.left.and.right": "≋", "network": "⇅",
         "cloud": "☁", "cloud.fill": "☁", "cloud.sun": "☁", "cloud.sun.fill": "☁", "cloud.rain": "☂",
         "cloud.rain.fill": "☂", "cloud.snow": "❄", "snowflake": "❄",
         "moon": "☾", "moon.fill": "☾", "moon.stars": "☾", "moon.zzz": "☾",
@@ -59,18 +61,40 @@ public struct GlyphMap: Hashable, Sendable {
         "location": "➢", "location.fill": "➤",
         "arrow.up": "↑", "arrow.down": "↓", "arrow.left": "←", "arrow.right": "→",
         "arrow.up.right": "↗", "arrow.down.right": "↘", "arrow.clockwise": "↻", "arrow.counterclockwise": "↺",
-        "arrow.triangle.2.circlepath": "⟳", "chart.line.uptrend.xyaxis": "↗",
+        "arrow.triangle.2.circlepath": "↻", "chart.line.uptrend.xyaxis": "↗",
         "chart.bar": "▆", "chart.bar.fill": "▇",
-        "bell": "⍾", "bell.fill": "⍾", "house": "⌂", "house.fill": "⌂",
+        "bell": "⚑", "bell.fill": "⚑", "house": "⌂", "house.fill": "⌂",
         "music.note": "♪", "music.note.list": "♫",
         "person": "☺", "person.fill": "☻", "envelope": "✉", "envelope.fill": "✉", "phone": "✆", "phone.fill": "✆",
         "gear": "⚙", "gearshape": "⚙", "gearshape.fill": "⚙", "leaf": "☘", "leaf.fill": "☘",
-        "exclamationmark.triangle": "⚠", "exclamationmark.triangle.fill": "⚠", "info.circle": "ⓘ",
+        "exclamationmark.triangle": "⚠", "exclamationmark.triangle.fill": "⚠", "info.circle": "⍳",
         "circle": "○", "circle.fill": "●", "square": "□", "square.fill": "■",
         "play.fill": "▶", "pause.fill": "‖", "stop.fill": "■",
         "sparkles": "✦", "trophy": "♛", "trophy.fill": "♛", "target": "◎", "airplane": "✈",
-        "globe": "◍", "magnifyingglass": "⌕", "lock": "⚿", "lock.fill": "⚿", "drop": "◊", "drop.fill": "◆",
+        "globe": "◍", "magnifyingglass": "⊙", "lock": "⊡", "lock.fill": "⊡", "drop": "◊", "drop.fill": "◆",
     ]
+
+    /// `text` rendered with `.unicode` glyphs, with each symbol glyph replaced by its Nerd Font
+    /// one (for `follow --nerd-font`, which reads text the host already rendered). ASCII, block
+    /// elements (progress bars) and the fallback dot are never symbols here.
+    public static func nerdFontText(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { nerdForPlain[String($0)] != nil }) else { return text }
+        var out = ""
+        for ch in text { out += nerdForPlain[String(ch)] ?? String(ch) }
+        return out
+    }
+
+    /// Plain glyph → Nerd Font glyph, from the first symbol name (sorted) that has both.
+    static let nerdForPlain: [String: String] = {
+        var map: [String: String] = [:]
+        for (name, glyph) in plain.sorted(by: { $0.key < $1.key }) where map[glyph] == nil {
+            guard let scalar = glyph.unicodeScalars.first, glyph.unicodeScalars.count == 1,
+                  !scalar.isASCII, !(0x2580...0x259F).contains(scalar.value), glyph != fallback else { continue }
+            let n = GlyphMap.nerdFont.glyph(for: name)
+            if n != glyph && n != fallback { map[glyph] = n }
+        }
+        return map
+    }()
 
     /// Nerd Font codepoints (Font Awesome 4 range, present in every Nerd Font).
     static let nerd: [String: String] = [

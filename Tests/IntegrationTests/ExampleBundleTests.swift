@@ -2,6 +2,7 @@ import FoundationEssentials
 import OpenWidgetKit
 import Testing
 import WidgetHostCore
+import WidgetRendering
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -161,5 +162,32 @@ import Glibc
         #expect(texts.contains("25"), "10×2 + 5×1 heart points; got \(texts)")
         #expect(bars == 24)
         #expect(r.policy == WirePolicy(type: "atEnd"))
+    }
+}
+
+/// The symbols of the text renderers must show in real bars: every glyph of the plain table is in
+/// DejaVu Sans and DejaVu Sans Mono (Debian's default fonts, which waybar, polybar and i3bar's
+/// `pango:monospace` fall back to), asked of fontconfig. `🯅` (Steps) was tofu in every bar.
+@Suite struct GlyphCoverageTests {
+    @Test(arguments: ["DejaVu Sans", "DejaVu Sans Mono"])
+    func everyPlainGlyphIsInTheDefaultFont(family: String) throws {
+        let installed = run("/usr/bin/fc-list", [family, "family"])
+        try #require(installed.status == 0 && installed.stdout.contains(family),
+                     "\(family) is not installed (scripts/install-deps.sh installs fonts-dejavu-core)")
+        var missing: [String] = []
+        for glyph in Set(GlyphMap.plain.values).sorted() {
+            let charset = glyph.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
+            let r = run("/usr/bin/fc-list", ["\(family):charset=\(charset)", "family"])
+            if r.stdout.isEmpty { missing.append("\(glyph) U+\(charset.uppercased())") }
+        }
+        #expect(missing.isEmpty, "not in \(family): \(missing)")
+    }
+
+    /// `follow --nerd-font` turns the host's plain symbols into Nerd Font ones, and leaves text,
+    /// progress bars and ASCII alone.
+    @Test func nerdFontTextReplacesSymbolsOnly() {
+        #expect(GlyphMap.nerdFontText("♨ Habit: 6/8 █████░░░ +") == "\u{F06D} Habit: 6/8 █████░░░ +")
+        #expect(GlyphMap.nerdFontText("☺ 8,432") == "\u{F183} 8,432", "☺ is figure.walk (Steps) before person")
+        #expect(GlyphMap.nerdFontText("plain text") == "plain text")
     }
 }

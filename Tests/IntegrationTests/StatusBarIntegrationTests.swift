@@ -223,6 +223,27 @@ import Glibc
         #expect(h.waitForExit() == 0)
     }
 
+    /// `--nerd-font` on `run` (the host renders Nerd Font glyphs) and on `follow` (the plain
+    /// glyphs of a host that renders Unicode are swapped), as `preview` has it.
+    @Test func nerdFontForRunAndFollow() throws {
+        let inline = "MyAppWidget-accessoryInline", flame = "\u{F06D}"
+        let dir = setUp(); defer { dir.remove() }
+        let h = try host(dir)
+        #expect(eventually { text(dir, inline)?.hasPrefix("♨") == true }, "stderr:\n\(h.stderr)")
+        let f = try BarProcess(TestPaths.widgethost, ["follow", inline, "--config", dir.path + "/config.json", "--nerd-font"],
+                               dir: dir.path, name: "follow", stdoutPipe: true)
+        let line = try #require(f.readLine(), "stderr:\n\(f.stderr)")
+        #expect(line.hasPrefix(flame + " Habit"), "\(line)")
+        #expect(eventually { h.stderr.contains("widgethost running") })
+        h.signal(SIGTERM)
+        #expect(h.waitForExit() == 0)
+        let nerd = try host(dir, ["--nerd-font"])
+        #expect(eventually { text(dir, inline)?.hasPrefix(flame) == true }, "stderr:\n\(nerd.stderr)")
+        #expect(eventually { nerd.stderr.contains("widgethost running") })
+        nerd.signal(SIGTERM)
+        #expect(nerd.waitForExit() == 0)
+    }
+
     @Test func i3blocksShowsTheHostOutputThroughAPersistBlock() throws {
         guard let i3blocks = which("i3blocks") else {
             print("skipped: i3blocks is not installed (scripts/install-deps.sh installs it)"); return

@@ -33,10 +33,12 @@ public protocol EntryRenderer {
 /// The renderer of `WidgetRendering`: waybar fields from `WaybarRenderer`, live-date ticks from
 /// `LiveDateFormatter`.
 public struct StandardEntryRenderer: EntryRenderer {
-    public init() {}
+    /// How SF Symbols are drawn (`run --nerd-font`).
+    public var glyphs: GlyphMap
+    public init(glyphs: GlyphMap = .unicode) { self.glyphs = glyphs }
 
     public func render(_ view: ViewNode, family: WidgetFamily, now: Date) -> RenderedEntry {
-        let options = RenderOptions(now: now)
+        let options = RenderOptions(glyphs: glyphs, now: now)
         let (w, markup) = WaybarRenderer.renderWithMarkup(view, family: family, options: options)
         var url: String?
         var background: StyleSpec?

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import WidgetHostCore
 import WidgetHostUV
+import WidgetRendering
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,6 +29,9 @@ struct FollowCommand: ParsableCommand {
     @Option(name: .long, help: "The config file the host runs with (to find its output directory).")
     var config: String?
 
+    @Flag(name: .long, help: "Show SF Symbols as Nerd Font glyphs (for bars whose font is a Nerd Font).")
+    var nerdFont = false
+
     @Flag(name: .long, help: "Wait for a widget that is not there yet (for bars that start before the host) instead of exiting 1.")
     var wait = false
 
@@ -47,7 +51,7 @@ struct FollowCommand: ParsableCommand {
             }
         }
         ignoreSIGPIPE()
-        let follower = Follower(directory: dir, id: id, format: fmt, wait: wait)
+        let follower = Follower(directory: dir, id: id, format: fmt, wait: wait, nerdFont: nerdFont)
         throw ExitCode(follower.run())
     }
 }
@@ -64,6 +68,7 @@ final class Follower {
     private let id: String
     private let format: FollowFormatter.Format
     private let wait: Bool
+    private let nerdFont: Bool
     private var watcher: UVFileWatcher?
     private var hangup: UVPoll?
     private var hostWatch: UVProcessExitWatch?
@@ -71,8 +76,8 @@ final class Follower {
     private var last: String?
     private var status: Int32 = 0
 
-    init(directory: String, id: String, format: FollowFormatter.Format, wait: Bool) {
-        self.directory = directory; self.id = id; self.format = format; self.wait = wait
+    init(directory: String, id: String, format: FollowFormatter.Format, wait: Bool, nerdFont: Bool) {
+        self.directory = directory; self.id = id; self.format = format; self.wait = wait; self.nerdFont = nerdFont
     }
 
     func run() -> Int32 {
@@ -132,6 +137,11 @@ final class Follower {
         guard let data = FileIO.read(directory + "/" + id + ".json"), !data.isEmpty,
               var o = try? JSONDecoder().decode(WidgetOutput.self, from: data) else { return }
         if hostGone { o = FollowFormatter.markedStale(o, reason: "widgethost is not running") }
+        if nerdFont {
+            o.text = GlyphMap.nerdFontText(o.text)
+            o.pango = o.pango.map(GlyphMap.nerdFontText)
+            o.tooltip = o.tooltip.map(GlyphMap.nerdFontText)
+        }
         let line = FollowFormatter.line(o, format: format)
         guard line != last else { return }
         last = line

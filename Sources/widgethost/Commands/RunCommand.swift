@@ -30,6 +30,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not ration reloads with the daily reload budget (for widget authors).")
     var noBudget = false
 
+    @Flag(name: .long, help: "Use Nerd Font glyphs for SF Symbols (for bars whose font is a Nerd Font).")
+    var nerdFont = false
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -40,7 +43,7 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = Self.start(config: config, stdout: stdout, sort: sort, noBudget: noBudget, logLevel: logLevel)
+        let status = Self.start(config: config, stdout: stdout, sort: sort, noBudget: noBudget, nerdFont: nerdFont, logLevel: logLevel)
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -48,16 +51,17 @@ struct RunCommand: ParsableCommand {
     /// see `Main`) and returns its exit status; nil, having run nothing, when the arguments are
     /// not valid: the caller then lets ArgumentParser report them.
     static func runParsedByHand(_ arguments: [String]) -> Int32? {
-        guard let o = try? LongOptions(arguments, valued: ["config", "stdout", "sort", "log-level"], flags: ["no-budget"]),
+        guard let o = try? LongOptions(arguments, valued: ["config", "stdout", "sort", "log-level"], flags: ["no-budget", "nerd-font"]),
               let stdout = try? o.choice("stdout", absent: StdoutFormat.none),
               let sort = try? o.choice("sort", absent: SortOrder.id),
               Logger.Level(rawValue: o.string("log-level") ?? "info") != nil else { return nil }
         return start(config: o.string("config"), stdout: stdout, sort: sort, noBudget: o.flag("no-budget"),
-                     logLevel: o.string("log-level") ?? "info")
+                     nerdFont: o.flag("nerd-font"), logLevel: o.string("log-level") ?? "info")
     }
 
     /// Runs the daemon until it stops; its exit status.
-    static func start(config: String?, stdout: StdoutFormat, sort: SortOrder, noBudget: Bool, logLevel: String) -> Int32 {
+    static func start(config: String?, stdout: StdoutFormat, sort: SortOrder, noBudget: Bool, nerdFont: Bool = false,
+                      logLevel: String) -> Int32 {
         StandardDescriptors.reopenClosedOnDevNull()
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
@@ -75,7 +79,7 @@ struct RunCommand: ParsableCommand {
             return 2
         }
         let runtime = DaemonRuntime(source: source, config: initial, stdout: stdout, sortByRelevance: sort == .relevance,
-                                    budget: !noBudget, logger: logger)
+                                    budget: !noBudget, glyphs: nerdFont ? .nerdFont : .unicode, logger: logger)
         return runtime.run()
     }
 }

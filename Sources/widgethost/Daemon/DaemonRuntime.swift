@@ -2,6 +2,7 @@ import FoundationEssentials
 import Logging
 import WidgetHostCore
 import WidgetHostUV
+import WidgetRendering
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +34,7 @@ final class DaemonRuntime {
     private let i3bar: I3BarSink?
 
     init(source: ConfigSource, config: HostConfig, stdout: RunCommand.StdoutFormat, sortByRelevance: Bool = false,
-         budget: Bool = true, logger: Logger) {
+         budget: Bool = true, glyphs: GlyphMap = .unicode, logger: Logger) {
         ignoreSIGPIPE()
         unblockAllSignals()
         self.source = source
@@ -47,7 +48,8 @@ final class DaemonRuntime {
         if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
         i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
         if let i3bar { extra.append(i3bar) }
-        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, extraSinks: extra, budget: budget, logger: logger)
+        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, renderer: StandardEntryRenderer(glyphs: glyphs),
+                          extraSinks: extra, budget: budget, logger: logger)
     }
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.

@@ -1,0 +1,53 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+@testable import WidgetHostCore
+
+/// The Home Screen grid of the desktop surface, and the click regions beside each picture, on
+/// exact numbers.
+@Suite struct DesktopGridTests {
+    @Test func familiesFillSlotsRowByRowFirstFit() {
+        let g = DesktopGrid(widgets: [("s1", .systemSmall), ("m", .systemMedium), ("s2", .systemSmall),
+                                      ("l", .systemLarge), ("s3", .systemSmall)])
+        func frame(_ id: String) -> [Double] { g.items.first { $0.id == id }.map { [$0.x, $0.y, $0.width, $0.height] } ?? [] }
+        // Row 0: s1 and s2 (m does not fit beside s1); row 1: m; rows 2-3: l; row 4: s3.
+        #expect(frame("s1") == [0, 0, 158, 158])
+        #expect(frame("s2") == [180, 0, 158, 158])
+        #expect(frame("m") == [0, 196, 338, 158])
+        #expect(frame("l") == [0, 392, 338, 354], "a large widget is exactly two rows: 158 + 196")
+        #expect(frame("s3") == [0, 784, 158, 158])
+        #expect(g.width == 338 && g.height == 942)
+    }
+
+    @Test func accessoriesGoOnARowAboveTheGrid() {
+        let g = DesktopGrid(widgets: [("small", .systemSmall), ("circ", .accessoryCircular), ("rect", .accessoryRectangular)],
+                            columns: 4, gap: 10)
+        #expect(g.items.map(\.id) == ["circ", "rect", "small"])
+        #expect(g.items[0].x == 0 && g.items[0].y == 0)
+        #expect(g.items[1].x == 86 && g.items[1].y == 0)
+        #expect(g.items[2].y == 86, "the grid starts one gap below the accessory row")
+        #expect(g.item(atX: 90, y: 10)?.id == "rect")
+        #expect(g.item(atX: 80, y: 10) == nil, "in the gap")
+    }
+
+    @Test func aWideFamilyOnANarrowGridStillGetsARow() {
+        let g = DesktopGrid(widgets: [("m", .systemMedium), ("s", .systemSmall)], columns: 1, gap: 22)
+        #expect(g.items.map { [$0.x, $0.y] } == [[0, 0], [0, 196]])
+        let bad = DesktopGrid(widgets: [("s", .systemSmall)], columns: 0, gap: .nan)
+        #expect(bad.items.count == 1 && bad.width == 158)
+    }
+
+    @Test func regionsHitTheTopmostControl() throws {
+        let r = PictureRegions(width: 316, height: 316, scale: 2, regions: [
+            .init(kind: "widgetURL", x: 0, y: 0, width: 316, height: 316, url: "myapp://habit"),
+            .init(kind: "button", x: 24, y: 200, width: 120, height: 44, target: "0", title: "Log Habit"),
+        ])
+        #expect(r.hit(x: 30, y: 210)?.target == "0")
+        #expect(r.hit(x: 200, y: 10)?.url == "myapp://habit")
+        #expect(r.hit(x: 316, y: 10) == nil)
+        #expect(r.hit(x: .nan, y: 10) == nil)
+        let back = try #require(PictureRegions.decode(r.encoded()))
+        #expect(back == r)
+        #expect(PictureRegions.decode(Data("{\"width\":1".utf8)) == nil, "a torn file is not a regions file")
+    }
+}
