@@ -15,15 +15,14 @@ command -v fc-list >/dev/null || missing+=(fontconfig)
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v i3blocks >/dev/null || missing+=(i3blocks)
     command -v conky >/dev/null || missing+=(conky-cli)
-    # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), the font the
-    # recipes name, a screen grabber and a pointer for clicks.
+    # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), a screen
+    # grabber and a pointer for clicks (the recipes' font, DejaVu Sans Mono, is installed above).
     command -v Xvfb >/dev/null || missing+=(xvfb)
     command -v polybar >/dev/null || missing+=(polybar)
     command -v i3 >/dev/null || missing+=(i3-wm)
     command -v sway >/dev/null || missing+=(sway)
     command -v import >/dev/null || missing+=(imagemagick)
     command -v xdotool >/dev/null || missing+=(xdotool)
-    [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || missing+=(fonts-dejavu-core)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}" >&2
