@@ -15,12 +15,14 @@ command -v fc-list >/dev/null || missing+=(fontconfig)
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v i3blocks >/dev/null || missing+=(i3blocks)
     command -v conky >/dev/null || missing+=(conky-cli)
-    # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), a screen
-    # grabber and a pointer for clicks (the recipes' font, DejaVu Sans Mono, is installed above).
+    # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), screen
+    # grabbers (X11, Wayland) and a pointer for clicks (the recipes' font, DejaVu Sans Mono, is installed above).
     command -v Xvfb >/dev/null || missing+=(xvfb)
     command -v polybar >/dev/null || missing+=(polybar)
     command -v i3 >/dev/null || missing+=(i3-wm)
     command -v sway >/dev/null || missing+=(sway)
+    command -v waybar >/dev/null || missing+=(waybar)
+    command -v grim >/dev/null || missing+=(grim)
     command -v import >/dev/null || missing+=(imagemagick)
     command -v xdotool >/dev/null || missing+=(xdotool)
 fi

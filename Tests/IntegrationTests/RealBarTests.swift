@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OpenWidgetKit
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -174,6 +175,78 @@ import Glibc
         #expect(!text.contains("pango_parse_markup"), "Pango refused the markup:\n\(text)")
         #expect(text.contains("\"markup\":\"pango\""), "the Habit block is styled: \(text)")
     }
+
+    /// docs/status-bars.md, waybar: the recipe's `custom/habit` module and its `.stale` rule in a
+    /// real waybar on headless sway, for a habit named `100% <b>&</b> "x"` (markup that
+    /// `"escape": true` must show as written). waybar's pixels are compared with a second bar of
+    /// the same waybar showing the expected text through a plain reference module; then the host
+    /// stops, and the module must turn as grey as the reference marked stale.
+    @Test func waybarRecipeAsWrittenShowsTheTextAsWrittenAndTurnsGreyWhenTheHostStops() throws {
+        guard let sway = requireProgram("sway", package: "sway"),
+              let waybar = requireProgram("waybar", package: "waybar"),
+              let grim = requireProgram("grim", package: "grim") else { return }
+        let s = try BarSession(widgets: [Self.habit], unprivileged: getuid() == 0)
+        defer { s.stop() }
+        let name = "100% <b>&</b> \"x\""
+        #expect(s.cli(["defaults", "write", "group.com.yourapp.shared", "habitName", name]).status == 0)
+        let expected = "\(name) 0/8 [⊕ Log] [ ] Done today"
+        let module = try docRecipe("## waybar", fence: "json")
+        let staleRule = try docRecipe("## waybar", fence: "css")
+        let reference = s.dir.path + "/reference.jsonl"
+        func showReference(stale: Bool) {
+            let line = try! WireCodec.encode(["text": expected, "class": stale ? "stale" : "x"])
+            let fd = open(reference, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            _ = (Array(line) + [0x0a]).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        showReference(stale: false)
+        func bar(_ position: String, _ modules: String) -> String {
+            "{\"position\": \"\(position)\", \"height\": 26, \"modules-left\": [\"\(modules)\"],"
+        }
+        FileManagerFree.write(s.dir.path + "/waybar.json", "[" + bar("top", "custom/habit") + module + "},\n"
+            + bar("bottom", "custom/reference")
+            + "\"custom/reference\": {\"exec\": \"tail -n +1 -F \(reference)\", \"return-type\": \"json\", \"escape\": true}}]\n")
+        FileManagerFree.write(s.dir.path + "/waybar.css", """
+            * { font-family: "DejaVu Sans Mono"; font-size: 14px; border: none; border-radius: 0; min-height: 0; }
+            window#waybar { background: #222222; color: #dddddd; }
+            #custom-habit, #custom-reference { padding: 0; margin: 0; }
+            \(staleRule)
+            #custom-reference.stale { color: #888888; }
+
+            """)
+        FileManagerFree.write(s.dir.path + "/sway.conf", """
+            output HEADLESS-1 resolution 640x120
+            exec \(waybar) -c \(s.dir.path)/waybar.json -s \(s.dir.path)/waybar.css
+
+            """)
+        s.handOver()
+        let host = try s.start(s.bin + "/widgethost", ["run"], name: "host", asUser: s.unprivileged)
+        let compositor = try s.start(sway, ["-c", s.dir.path + "/sway.conf"], name: "sway",
+                                     extraEnvironment: ["WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman"],
+                                     asUser: s.unprivileged)
+        #expect(eventually { s.text(Self.habit)?.hasPrefix(expected) == true }, "out: \(s.text(Self.habit) ?? "none")\nhost:\n\(host.stderr)")
+        func shot(_ y: Int) -> [UInt8]? {
+            guard let socket = FileManagerFree.names(in: s.runtime).first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) else { return nil }
+            let path = s.dir.path + "/shot-\(y).ppm"
+            let grab = try? BarProcess(grim, ["-t", "ppm", "-g", "0,\(y) 640x26", path], dir: s.dir.path, name: "grim",
+                                       environment: s.environment + ["WAYLAND_DISPLAY=\(socket)"])
+            return grab?.waitForExit() == 0 ? FileManagerFree.bytes(path) : nil
+        }
+        func sameAsReference() -> Bool {
+            guard let a = shot(0), let b = shot(94), a == b else { return false }
+            return Set(b.suffix(640 * 26 * 3)).count > 2 // text, not only the background
+        }
+        if !eventually(sameAsReference) {
+            Issue.record("waybar's module differs from the expected text \(expected)\nfollow: \(s.follow(Self.habit, "waybar"))\nsway and waybar:\n\(compositor.stderr.suffix(4000))")
+        }
+        // The host stops: `follow` marks the widget stale and the recipe's CSS greys it.
+        host.signal(SIGTERM)
+        #expect(host.waitForExit() == 0)
+        showReference(stale: true)
+        if !eventually(sameAsReference) {
+            Issue.record("waybar's module is not greyed like the stale reference\nfollow: \(s.follow(Self.habit, "waybar"))\nsway and waybar:\n\(compositor.stderr.suffix(4000))")
+        }
+    }
 }
 
 // MARK: - Support
@@ -338,6 +411,18 @@ final class BarSession {
 }
 
 extension FileManagerFree {
+    /// The names in a directory (empty when it cannot be read).
+    static func names(in path: String) -> [String] {
+        guard let d = opendir(path) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// A file's bytes, nil when it cannot be read.
     static func bytes(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY)
