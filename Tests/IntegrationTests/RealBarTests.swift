@@ -33,7 +33,8 @@ import Glibc
 
     /// docs/status-bars.md, i3blocks: the persistent block shows the widget and follows it; a
     /// click on the click block (i3blocks reads i3bar's click events on stdin) runs the widget's
-    /// control. i3blocks 1.4 names the button `$BLOCK_BUTTON`, 1.5 `$button`.
+    /// control. Only `$BLOCK_BUTTON` names the button in both i3blocks 1.4 and 1.5 (`$button` is
+    /// 1.5's alone: the former recipe's clicks did nothing in 1.4).
     @Test func i3blocksRecipeAsWrittenShowsTheWidgetAndClicksLogTheHabit() throws {
         guard let i3blocks = requireProgram("i3blocks", package: "i3blocks") else { return }
         let s = try BarSession(); defer { s.stop() }
@@ -421,20 +422,5 @@ extension FileManagerFree {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-
-    /// A file's bytes, nil when it cannot be read.
-    static func bytes(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out = [UInt8]()
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = Glibc.read(fd, &buf, buf.count)
-            if n <= 0 { break }
-            out += buf[0..<n]
-        }
-        return out
     }
 }
