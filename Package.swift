@@ -26,6 +26,7 @@ let package = Package(
     name: "WidgetHost",
     products: [
         .executable(name: "widgethost", targets: ["widgethost"]),
+        .executable(name: "widgethost-desktop", targets: ["widgethost-desktop"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
@@ -37,6 +38,12 @@ let package = Package(
             name: "CLibUV",
             pkgConfig: "libuv",
             providers: [.apt(["libuv1-dev"])]
+        ),
+        // GTK 3 and gtk-layer-shell, for widgethost-desktop only: the daemon never links them.
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "widgethost-gtk",  // gtk-layer-shell-0 less -pthread: scripts/install-deps.sh
+            providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]
         ),
         .target(name: "CWidgetPluginABI"),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
@@ -60,6 +67,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
         .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -177,6 +178,28 @@ import Glibc
         // The bar goes away: follow notices the closed pipe and exits cleanly, with no change needed.
         f.closeStdout()
         #expect(f.waitForExit(timeout: 5) == 0, "stderr:\n\(f.stderr)")
+    }
+
+    /// `click --at x,y` turns a point of the widget's picture into the control there, through
+    /// `out/<id>.regions.json`; a point outside every control is not taken as the first control.
+    @Test func clickAtAPointRunsTheControlThere() throws {
+        let dir = setUp(); defer { dir.remove() }
+        let h = try host(dir)
+        #expect(eventually { text(dir, habit)?.contains("Habit 0/8") == true }, "stderr:\n\(h.stderr)")
+        let regions = PictureRegions(width: 316, height: 316, scale: 2, regions: [
+            .init(kind: "button", x: 20, y: 220, width: 180, height: 70, target: "0", title: "Log Habit"),
+        ])
+        FileManagerFree.write(dir.path + "/out/" + PictureRegions.fileName(for: habit), String(decoding: regions.encoded(), as: UTF8.self))
+        #expect(cli(dir, ["click", habit, "--at", "30,230"]).status == 0)
+        #expect(eventually { text(dir, habit)?.contains("Habit 1/8") == true }, "stderr:\n\(h.stderr)")
+        let outside = cli(dir, ["click", habit, "--at", "300,10"])
+        // Outside the button: the widget's URL is asked for (the Habit widget has none), not its
+        // first control.
+        #expect(outside.status == 1 && outside.stderr.contains("no URL"), "\(outside.stdout)\(outside.stderr)")
+        #expect(text(dir, habit)?.contains("Habit 1/8") == true)
+        #expect(cli(dir, ["click", habit, "--at", "nope"]).status != 0)
+        let missing = cli(dir, ["click", "MyAppWidget-accessoryInline", "--at", "1,1"])
+        #expect(missing.status == 1 && missing.stderr.contains("no picture regions"), "\(missing.stderr)")
     }
 
     /// A host killed with -9 (or stopped) must not leave the bar showing a clock frozen at its

@@ -25,7 +25,7 @@ public enum ConfigParser {
                 throw ConfigError(path: "", reason: "not valid JSON (\(Self.describe(error)))")
             }
         }
-        let top = try object(root, at: "", keys: ["paths", "widgets", "defaults", "bundles", "$schema", "comment"])
+        let top = try object(root, at: "", keys: ["paths", "widgets", "defaults", "bundles", "desktop", "$schema", "comment"])
 
         var paths = HostPaths.defaults(environment)
         if let p = top["paths"] {
@@ -106,7 +106,11 @@ public enum ConfigParser {
             widgets = list
         }
         let bundles = try top["bundles"].map { v throws(ConfigError) in try Limits.parseBundles(v) } ?? [:]
-        return HostConfig(paths: paths, widgets: widgets, defaults: defaults, bundles: bundles)
+        var config = HostConfig(paths: paths, widgets: widgets, defaults: defaults, bundles: bundles)
+        config.desktop = try top["desktop"].map { v throws(ConfigError) in
+            try DesktopConfig.parse(v, at: "desktop", widgetIDs: widgets.map { Set($0.map(\.id)) })
+        }
+        return config
     }
 
     static func absolute(_ s: String, base: String, environment: [String: String]) -> String {

@@ -78,6 +78,8 @@ public struct HostConfig: Equatable, Sendable {
     public var defaults: Defaults
     /// Per-bundle settings by bundle id or `.so` file name (`bundles` in config.json).
     public var bundles: [String: BundleSettings] = [:]
+    /// The `desktop` section (`widgethost-desktop`); nil when absent. The daemon ignores it.
+    public var desktop: DesktopConfig?
 
     public init(paths: Paths, widgets: [Widget]? = nil, defaults: Defaults = Defaults(), bundles: [String: BundleSettings] = [:]) {
         self.paths = paths; self.widgets = widgets; self.defaults = defaults; self.bundles = bundles

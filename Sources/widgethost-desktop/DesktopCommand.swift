@@ -1,0 +1,75 @@
+import FoundationEssentials
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Arguments, configuration and start-up of `widgethost-desktop`. Main thread.
+enum DesktopCommand {
+    static let usage = """
+    usage: widgethost-desktop [--config FILE] [--out DIR]
+
+    Puts the widgets of the configuration's `desktop` section on the desktop: a layer-shell
+    surface on the background layer under Wayland, a desktop-type window under X11. Pictures are
+    read from the host's out/ directory (outputs "png"); clicks run the widget's controls through
+    the host's control socket. See docs/desktop.md.
+    """
+
+    /// Exit statuses: 0 after a clean stop, 1 when the display goes away or cannot be opened,
+    /// 2 for bad arguments or configuration.
+    static func run(_ args: [String]) -> Int32 {
+        var configPath: String?, outOverride: String?
+        var i = 0
+        while i < args.count {
+            switch args[i] {
+            case "--help", "-h": print(usage); return 0
+            case "--config", "--out":
+                guard i + 1 < args.count else { return fail("\(args[i]) needs a value") }
+                if args[i] == "--config" { configPath = args[i + 1] } else { outOverride = args[i + 1] }
+                i += 1
+            default: return fail("unknown argument \"\(args[i])\"")
+            }
+            i += 1
+        }
+        let environment = ProcessEnvironment.current()
+        let path: String? = configPath.map(absolute) ?? {
+            let d = HostPaths.defaultConfigFile(environment)
+            return FileIO.exists(d) ? d : nil
+        }()
+        let config: HostConfig
+        do {
+            if let path {
+                guard let data = FileIO.read(path) else { return fail("cannot read \(path): \(String(cString: strerror(errno)))") }
+                config = try ConfigParser.parse(data, baseDirectory: path.deletingLastPathComponent, environment: environment)
+            } else {
+                config = try ConfigParser.parse(Data(), baseDirectory: "/", environment: environment)
+            }
+        } catch {
+            return fail("\(path ?? "(defaults)"): \(error)")
+        }
+        let desktop = config.desktop ?? DesktopConfig()
+        let out = outOverride.map(absolute) ?? config.paths.out
+        let socket = ControlSocketPath.resolve(config.paths, environment: environment)
+        guard let surface = DesktopSurface(outDirectory: out, desktop: desktop, controlSocket: socket) else { return 1 }
+        return surface.run()
+    }
+
+    static func fail(_ message: String) -> Int32 {
+        FileHandleFree.error("widgethost-desktop: \(message)")
+        return 2
+    }
+
+    static func absolute(_ p: String) -> String {
+        if p.hasPrefix("/") { return p }
+        var buf = [CChar](repeating: 0, count: 4096)
+        return (getcwd(&buf, buf.count).map { String(cString: $0) } ?? ".") + "/" + p
+    }
+}
+
+/// Unbuffered writes to stderr.
+enum FileHandleFree {
+    static func error(_ s: String) {
+        let bytes = Array((s + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress!, $0.count) }
+    }
+}
