@@ -123,6 +123,53 @@ import Glibc
         #expect(eventually(sameAsReference), "after the click, polybar:\n\(recipeBar.stderr)\nreference:\n\(referenceBar.stderr)")
     }
 
+    /// Every character the example widgets show, in every family, has a glyph in DejaVu Sans Mono,
+    /// the recipes' font and Debian's default: polybar logs each character no configured font has
+    /// ("Dropping unmatched character"), as it did for Steps' 🯅 before the glyphs were changed.
+    @Test func polybarDrawsEveryCharacterOfEveryExampleWidget() throws {
+        guard let polybar = requireProgram("polybar", package: "polybar"),
+              let screen = try XServer.start(width: 4000, height: 30),
+              let capture = requireProgram("import", package: "imagemagick") else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let s = try BarSession(display: screen.display, widgets: nil, plugins: TestPaths.exampleProducts)
+        defer { s.stop() }
+        let host = try s.startHost()
+        // Every instance the host runs has written its text.
+        func missing() -> [String] {
+            let r = s.cli(["status", "--json"])
+            guard r.status == 0, let o = try? WireCodec.decode([String: JSONValue].self, from: Data(r.stdout.utf8)),
+                  case .array(let widgets)? = o["widgets"], !widgets.isEmpty else { return ["(no status)"] }
+            return widgets.compactMap { $0.objectValue?["id"]?.stringValue }.filter { s.text($0) == nil }
+        }
+        #expect(eventually { missing().isEmpty }, "no output yet: \(missing())\nhost:\n\(host.stderr.suffix(3000))")
+        FileManagerFree.write(s.dir.path + "/polybar.ini", """
+            [bar/glyphs]
+            width = 100%
+            height = 24
+            override-redirect = true
+            background = #222222
+            foreground = #dddddd
+            font-0 = DejaVu Sans Mono:size=11;2
+            modules-left = all
+
+            [module/all]
+            type = custom/script
+            exec = cat \(s.out)/*.txt | tr '\\n' ' '
+            interval = 3600
+
+            """)
+        let bar = try s.start(polybar, ["-c", s.dir.path + "/polybar.ini", "-l", "info", "glyphs"], name: "polybar")
+        // The texts are on screen (one render: the script runs once), so polybar has logged every
+        // character it dropped from them.
+        let shot = s.dir.path + "/shot.ppm"
+        #expect(eventually {
+            s.run(capture, ["-window", "root", "-crop", "4000x24+0+0", "+repage", shot]).status == 0
+                && Set(FileManagerFree.bytes(shot)?.suffix(4000 * 24 * 3) ?? []).count > 2
+        }, "polybar:\n\(bar.stderr)")
+        let dropped = bar.stderr.split(separator: "\n").filter { $0.contains("Dropping unmatched character") }
+        #expect(dropped.isEmpty, "characters no font has:\n\(dropped.joined(separator: "\n"))")
+    }
+
     /// docs/status-bars.md, i3: `status_command widgethost run --stdout i3bar` in a real i3 and
     /// i3bar under Xvfb. A real left click on the (only, rightmost) block reaches the host through
     /// i3bar's click events and logs the habit.
@@ -324,14 +371,19 @@ final class BarSession {
     var runtime: String { dir.path + "/run" }
     var bin: String { dir.path + "/bin" }
 
-    init(display: String? = nil, widgets: [String] = [RealBarTests.habit], unprivileged: Bool = false) throws {
+    /// `widgets`: the instances to run (`<kind>-<family>`), nil for every kind of every bundle in
+    /// each family; `plugins`: the example products installed.
+    init(display: String? = nil, widgets: [String]? = [RealBarTests.habit], plugins: [String] = ["HabitWidget"],
+         unprivileged: Bool = false) throws {
         self.display = display
         self.unprivileged = unprivileged
         for d in [home, home + "/.config", home + "/.config/widgethost", home + "/.local", home + "/.local/share",
                   home + "/.local/share/widgethost", home + "/.local/share/widgethost/Plugins", runtime, bin] {
             mkdir(d, 0o700)
         }
-        try #require(run("/bin/cp", [TestPaths.plugin("HabitWidget"), home + "/.local/share/widgethost/Plugins/HabitWidget.so"]).status == 0)
+        for plugin in plugins {
+            try #require(run("/bin/cp", [TestPaths.plugin(plugin), home + "/.local/share/widgethost/Plugins/\(plugin).so"]).status == 0)
+        }
         // The bar's `widgethost`: a link to this build, or a copy a user who cannot enter the build
         // folder can run (workers start as /proc/self/exe, so the copy needs nothing beside it).
         if unprivileged {
@@ -339,11 +391,15 @@ final class BarSession {
         } else {
             symlink(TestPaths.widgethost, bin + "/widgethost")
         }
-        let list = widgets.map { id in
-            let parts = id.split(separator: "-")
-            return "{\"kind\": \"\(parts.dropLast().joined(separator: "-"))\", \"family\": \"\(parts.last!)\"}"
+        let list = widgets.map { ids in
+            ids.map { id in
+                let parts = id.split(separator: "-")
+                return "{\"kind\": \"\(parts.dropLast().joined(separator: "-"))\", \"family\": \"\(parts.last!)\"}"
+            }.joined(separator: ", ")
         }
-        FileManagerFree.write(home + "/.config/widgethost/config.json", "{\"widgets\": [\(list.joined(separator: ", "))]}")
+        // The system bundle reloads every few seconds: the shipped config's budget for it.
+        FileManagerFree.write(home + "/.config/widgethost/config.json", "{\"widgets\": \(list.map { "[\($0)]" } ?? "null"), "
+                              + "\"bundles\": {\"org.widgethost.system\": {\"limits\": {\"reloadBudget\": 20000}}}}")
     }
 
     /// The session's environment: ours without DISPLAY, WAYLAND_*, XDG_* and HOME, then the session's.
