@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what WidgetHost needs beyond Swift itself: libuv (Debian's libuv1-dev), pkg-config
-# and a C compiler (tests build fixture plugins in C); the real status bars the status-bar tests run. Idempotent; quiet when all is present.
+# and a C compiler (tests build fixture plugins in C); systemd (systemd-analyze verifies the units);
+# the real status bars the status-bar tests run. Idempotent; quiet when all is present.
 set -euo pipefail
 missing=()
 pkg-config --exists libuv 2>/dev/null || missing+=(libuv1-dev)
@@ -13,13 +14,15 @@ command -v fc-list >/dev/null || missing+=(fontconfig)
 # GTK 3 and gtk-layer-shell for widgethost-desktop (the daemon never links them).
 pkg-config --exists gtk+-3.0 2>/dev/null || missing+=(libgtk-3-dev)
 pkg-config --exists gtk-layer-shell-0 2>/dev/null || missing+=(libgtk-layer-shell-dev)
+# systemd-analyze: the tests verify the shipped user units (dist/systemd/).
+command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Optional: real status bars the integration tests feed (skipped when absent). Skip them with
 # WIDGETHOST_NO_BARS=1.
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v i3blocks >/dev/null || missing+=(i3blocks)
     command -v conky >/dev/null || missing+=(conky-cli)
     # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), screen
-    # grabbers (X11, Wayland) and a pointer for clicks (the recipes' font, DejaVu Sans Mono, is installed above).
+    # grabbers (X11, Wayland) and a pointer for clicks (their font, DejaVu Sans Mono, is above).
     command -v Xvfb >/dev/null || missing+=(xvfb)
     command -v polybar >/dev/null || missing+=(polybar)
     command -v i3 >/dev/null || missing+=(i3-wm)

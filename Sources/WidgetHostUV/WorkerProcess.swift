@@ -129,7 +129,8 @@ public final class WorkerProcess: WorkerConnection {
         }
         for frame in frames {
             guard !pending.isEmpty else {
-                logger.warning("worker of \(pluginPath) sent an unsolicited frame (\(frame.count) bytes)")
+                // After `stop()` a late answer to a request it failed is expected, not news.
+                if !stopped { logger.warning("worker of \(pluginPath) sent an unsolicited frame (\(frame.count) bytes)") }
                 continue
             }
             let p = pending.removeFirst()

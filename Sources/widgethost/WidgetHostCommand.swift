@@ -8,6 +8,7 @@ struct WidgetHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widgethost",
         abstract: "WidgetKit for Linux: host widget bundles and feed status bars.",
+        version: VersionInfo.text,
         subcommands: subcommandList
     )
 }
@@ -22,6 +23,7 @@ let subcommandList: [any ParsableCommand.Type] = [
     ClickCommand.self,
     StatusCommand.self,
     FollowCommand.self,
+    ValidateCommand.self,
 ]
 
 /// The entry point. `worker` — started for every bundle, on every plugin change and after every

@@ -15,9 +15,15 @@ final class RunningDaemon {
 
     static let defaultConfig = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}}"#
 
-    init(config: String = RunningDaemon.defaultConfig) throws {
+    /// - Parameters:
+    ///   - environment: variables set (or replaced; removed when nil) for the daemon on top of the test's own.
+    ///   - arguments: replace the default `--stdout jsonl --log-level debug`.
+    ///   - prepare: called with the directory before the daemon starts (e.g. to put plugins in).
+    init(config: String = RunningDaemon.defaultConfig, environment: [String: String?] = [:],
+         arguments: [String] = ["--stdout", "jsonl", "--log-level", "debug"], prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
+        try prepare(dir.path)
         FileManagerFree.write(dir.path + "/config.json", config)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -25,9 +31,14 @@ final class RunningDaemon {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, dir.path + "/stdout.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, dir.path + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = [TestPaths.widgethost, "run", "--config", dir.path + "/config.json", "--stdout", "jsonl", "--log-level", "debug"]
+        let argv = [TestPaths.widgethost, "run", "--config", dir.path + "/config.json"] + arguments
         let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = currentEnvironment().map { strdup($0) } + [nil]
+        var env = currentEnvironment()
+        for (k, v) in environment {
+            env.removeAll { $0.hasPrefix(k + "=") }
+            if let v { env.append("\(k)=\(v)") }
+        }
+        let cEnv = env.map { strdup($0) } + [nil]
         defer { cArgv.forEach { free($0) }; cEnv.forEach { free($0) } }
         let rc = posix_spawn(&pid, TestPaths.widgethost, &actions, nil, cArgv, cEnv)
         try #require(rc == 0, "cannot start widgethost: \(rc)")

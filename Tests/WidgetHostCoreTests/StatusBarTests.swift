@@ -212,7 +212,15 @@ import WidgetRendering
         #expect(ControlSocketPath.resolve(c.paths, environment: [:]) == "/etc/wh/run/ctl.sock")
         let d = try ConfigParser.parse(Data(#"{"paths":{"state":"st"}}"#.utf8), baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
         #expect(d.defaults.opener == ["xdg-open"])
-        #expect(ControlSocketPath.resolve(d.paths, environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) == "/run/user/1/widgethost/control.sock")
+        // A state directory of its own: a socket of its own, so configs run side by side.
+        let own = ControlSocketPath.resolve(d.paths, environment: ["XDG_RUNTIME_DIR": "/run/user/1"])
+        #expect(own.hasPrefix("/run/user/1/widgethost/control-") && own.hasSuffix(".sock") && own.count == "/run/user/1/widgethost/control-".count + 17)
+        let other = try ConfigParser.parse(Data(#"{"paths":{"state":"st2"}}"#.utf8), baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
+        #expect(ControlSocketPath.resolve(other.paths, environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) != own)
+        // The default state directory keeps the well-known name.
+        let env = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1"]
+        let standard = try ConfigParser.parse(Data(), baseDirectory: "/", environment: env)
+        #expect(ControlSocketPath.resolve(standard.paths, environment: env) == "/run/user/1/widgethost/control.sock")
         #expect(ControlSocketPath.resolve(d.paths, environment: [:]) == "/etc/wh/st/control.sock")
         #expect(throws: ConfigError.self) { _ = try ConfigParser.parse(Data(#"{"defaults":{"opener":[]}}"#.utf8), baseDirectory: "/", environment: [:]) }
     }

@@ -37,6 +37,8 @@ public struct HostStatus: Codable, Equatable, Sendable {
         public var lastError: String?
         public var url: String?
         public var controls: [Control]
+        /// Set while the reload budget holds the widget's reloads back: when it allows one again.
+        public var budgetExhaustedUntil: Date? = nil
     }
 
     public struct Bundle: Codable, Equatable, Sendable {
@@ -57,9 +59,12 @@ public struct HostStatus: Codable, Equatable, Sendable {
     public var bundles: [Bundle]
     public var rejected: [Rejected]
     public var widgets: [Widget]
+    /// The plugin folder the host scans (`paths.plugins`), so an empty one can be pointed at.
+    public var pluginDirectory: String?
 
-    public init(pid: Int32? = nil, bundles: [Bundle], rejected: [Rejected], widgets: [Widget]) {
+    public init(pid: Int32? = nil, bundles: [Bundle], rejected: [Rejected], widgets: [Widget], pluginDirectory: String? = nil) {
         self.pid = pid; self.bundles = bundles; self.rejected = rejected; self.widgets = widgets
+        self.pluginDirectory = pluginDirectory
     }
 }
 
@@ -82,8 +87,9 @@ extension WidgetHost {
                 lastReload: inst.lastRequest, lastReloadReason: inst.lastReloadReason, lastReloadSeconds: inst.lastReloadSeconds,
                 reloading: inst.inFlight, timelineRequests: inst.requestCount, consecutiveFailures: inst.consecutiveFailures,
                 lastError: inst.lastError, url: out?.url,
-                controls: entry.map { InteractionTargets.controls(in: $0.view) } ?? [])
+                controls: entry.map { InteractionTargets.controls(in: $0.view) } ?? [],
+                budgetExhaustedUntil: inst.budgetBlockedUntil)
         }
-        return HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets)
+        return HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets, pluginDirectory: config.paths.plugins)
     }
 }

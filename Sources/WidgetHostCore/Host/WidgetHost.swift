@@ -174,7 +174,8 @@ public final class WidgetHost {
     private func replan(changedBundles: Set<String>, removedReason: String) {
         let names = registry.bundles.keys.sorted()
         let plan = WidgetInstancePlanner.plan(config: config, bundles: names.map { registry.bundles[$0]!.manifest }, bundleNames: names)
-        if plan.unresolved != lastUnresolved {
+        // While bundles are still being validated (at start) a kind may just not be loaded yet.
+        if !registry.isValidating && plan.unresolved != lastUnresolved {
             for u in plan.unresolved where !lastUnresolved.contains(u) { logger.warning("\(u)") }
             lastUnresolved = plan.unresolved
         }

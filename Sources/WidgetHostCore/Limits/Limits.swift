@@ -62,10 +62,11 @@ extension Limits {
     }
 
     /// Parses a `limits` object at `path` into key → value, checking keys, types and ranges.
-    static func parseOverrides(_ v: JSONValue, at path: String) throws(ConfigError) -> [String: Double] {
-        let o = try ConfigParser.object(v, at: path, keys: keys)
+    /// With `problems`, every bad key and value is added to it and the good ones are returned.
+    static func parseOverrides(_ v: JSONValue, at path: String, problems: ConfigProblems? = nil) throws(ConfigError) -> [String: Double] {
+        let o = try ConfigParser.object(v, at: path, keys: keys, problems: problems)
         var out: [String: Double] = [:]
-        for (k, value) in o {
+        for (k, value) in o.sorted(by: { $0.key < $1.key }) {
             let range: (Double, Double) = switch k {
             case "reloadBudget": (1, 100_000)
             case "pastTimelineReloadSeconds": (0, 86_400)
@@ -77,21 +78,29 @@ extension Limits {
             case "viewRenderMilliseconds": (0, 600_000)
             default: (1, 1000) // quarantineAfterFailures
             }
-            out[k] = try ConfigParser.number(value, at: "\(path).\(k)", min: range.0, max: range.1)
+            do { out[k] = try ConfigParser.number(value, at: "\(path).\(k)", min: range.0, max: range.1) } catch {
+                guard let problems else { throw error }
+                problems.add(error)
+            }
         }
         return out
     }
 
     /// Parses config.json's top-level `bundles` object.
-    static func parseBundles(_ v: JSONValue) throws(ConfigError) -> [String: BundleSettings] {
+    static func parseBundles(_ v: JSONValue, problems: ConfigProblems? = nil) throws(ConfigError) -> [String: BundleSettings] {
         guard case .object(let o) = v else { throw ConfigError(path: "bundles", reason: "expected an object, found \(ConfigParser.typeName(v))") }
         var out: [String: BundleSettings] = [:]
-        for (name, item) in o {
+        for (name, item) in o.sorted(by: { $0.key < $1.key }) {
             let at = "bundles.\(name)"
-            let b = try ConfigParser.object(item, at: at, keys: ["limits", "comment"])
-            var s = BundleSettings()
-            if let l = b["limits"] { s.limits = try parseOverrides(l, at: "\(at).limits") }
-            out[name] = s
+            do {
+                let b = try ConfigParser.object(item, at: at, keys: ["limits", "comment"], problems: problems)
+                var s = BundleSettings()
+                if let l = b["limits"] { s.limits = try parseOverrides(l, at: "\(at).limits", problems: problems) }
+                out[name] = s
+            } catch {
+                guard let problems else { throw error }
+                problems.add(error)
+            }
         }
         return out
     }

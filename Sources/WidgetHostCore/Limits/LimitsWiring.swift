@@ -14,8 +14,7 @@ enum LimitsWiring {
             guard let enforcer else { return [] }
             // The bundle id is not known before `describe`; per-file settings apply from the start.
             let l = enforcer.config.limits(fileName: file.name, bundleId: registry?.bundles[file.name]?.bundleId)
-            return ["--memory-mb", "\(l.workerMemoryMB)", "--max-response-bytes", "\(l.maxResponseBytes)",
-                    "--view-deadline-ms", "\(l.viewRenderMilliseconds)"]
+            return l.workerArguments
         }
     }
 
@@ -25,5 +24,12 @@ enum LimitsWiring {
         for (spec, entries) in host.enforcer.store.saved(pluginDirectory: host.config.paths.plugins) {
             host.scheduler.preload(spec, entries: entries)
         }
+    }
+}
+
+extension Limits {
+    /// The `widgethost worker` options that hold a worker to these limits.
+    public var workerArguments: [String] {
+        ["--memory-mb", "\(workerMemoryMB)", "--max-response-bytes", "\(maxResponseBytes)", "--view-deadline-ms", "\(viewRenderMilliseconds)"]
     }
 }

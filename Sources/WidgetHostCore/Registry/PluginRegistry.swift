@@ -134,7 +134,8 @@ public final class PluginRegistry {
         }
     }
 
-    static func problem(with r: WireResponse) -> String? {
+    /// Why a `describe` answer is refused (failed, no manifest, another ABI, a kind twice), or nil.
+    public static func problem(with r: WireResponse) -> String? {
         guard r.ok else { return "describe failed: \(r.error ?? "no reason given")" }
         guard let m = r.manifest else { return "describe returned no manifest" }
         guard m.abiVersion == 1 else { return "plugin ABI version \(m.abiVersion) (this host speaks 1)" }

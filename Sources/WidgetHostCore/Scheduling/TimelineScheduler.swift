@@ -79,6 +79,7 @@ public final class TimelineScheduler {
     /// Reload budget, size limits and durable timelines (nil: none, e.g. in unit tests).
     public weak var limits: (any TimelineLimits)?
     private var timer: (any WallClockTimer)?
+    private var closed = false
     private var evaluating = false
     private var evaluateAgain = false
 
@@ -155,8 +156,10 @@ public final class TimelineScheduler {
         reload(reason: reason.text, budgeted: reason.isBudgeted, where: filter)
     }
 
-    /// Publishes every instance as removed (shutdown is NOT removal; this is for tests/teardown).
-    public func close() { timer?.close(); timer = nil }
+    /// Stops the timer at shutdown (which is NOT removal: nothing is published as removed).
+    /// Answers still in flight (workers stopped at shutdown fail them) are then ignored, so a
+    /// stop neither marks a widget stale in its output nor logs it.
+    public func close() { timer?.close(); timer = nil; closed = true }
 
     private func publishRemoved(_ inst: WidgetInstance, reason: String) {
         publisher.publish(WidgetOutput(id: inst.id, text: "", class: ["removed"], kind: inst.spec.kind,
@@ -172,27 +175,28 @@ public final class TimelineScheduler {
                 // Over budget: keep the last entry, mark it stale, reload when the budget allows.
                 // Further requests land on the same date (coalesced).
                 if inst.budgetBlockedUntil != until {
-                    logger.notice("reload budget of \(inst.id) exhausted: \(reason) deferred until \(LocalClock.hhmm(until))")
+                    logger.notice("reload budget of \(inst.id) exhausted: \(reason) deferred until \(LocalTime.system.dayAndTime(until, now: now))")
                 }
                 inst.budgetBlockedUntil = until
                 inst.nextReload = until
                 inst.nextReloadReason = reason
                 inst.nextReloadBudgeted = true
-                inst.lastError = "reload budget exhausted until \(LocalClock.hhmm(until))"
+                inst.lastError = "reload budget exhausted until \(LocalTime.system.dayAndTime(until, now: now))"
                 inst.shownIndex = nil
                 return
             }
         }
+        if budgeted && inst.budgetBlockedUntil != nil { logger.info("reload budget of \(inst.id) restored") }
         inst.budgetBlockedUntil = nil
         inst.inFlight = true
         inst.lastRequest = now
         inst.requestCount += 1
         inst.lastReloadReason = reason
-        logger.info("reload \(inst.id) (\(inst.spec.bundleName) \(inst.spec.kind) \(inst.spec.family)): \(reason)")
+        logger.debug("reload \(inst.id) (\(inst.spec.bundleName) \(inst.spec.kind) \(inst.spec.family)): \(reason)")
         let req = WireRequest(op: .timeline, kind: inst.spec.kind, family: inst.spec.family,
                               displaySize: inst.spec.family.nominalSize, configuration: inst.spec.parameters, isPreview: false)
         fetch(inst.spec, req) { [weak self, weak inst] result in
-            guard let self, let inst, self.instances[inst.id] === inst else { return }
+            guard let self, let inst, !self.closed, self.instances[inst.id] === inst else { return }
             self.received(result, for: inst)
         }
     }
@@ -228,6 +232,9 @@ public final class TimelineScheduler {
                     case .never: ""
                     }
                 }()
+                if inst.consecutiveFailures > 0 {
+                    logger.info("\(inst.id) recovered after \(inst.consecutiveFailures) failed reload\(inst.consecutiveFailures == 1 ? "" : "s")")
+                }
                 inst.consecutiveFailures = 0
                 inst.lastError = nil
                 if !unchanged { inst.shownIndex = nil }
@@ -241,7 +248,9 @@ public final class TimelineScheduler {
             inst.nextReloadReason = "retry after failure"
             inst.nextReloadBudgeted = false
             inst.shownIndex = nil
-            logger.error("reload failed: \(inst.id): \(failure) (retry in \(Int(delay)) s)")
+            // A state change at warning (the widget goes stale), the retries that follow at debug.
+            logger.log(level: inst.consecutiveFailures == 1 ? .warning : .debug,
+                       "reload failed: \(inst.id): \(failure) (retry in \(Int(delay)) s)\(inst.consecutiveFailures == 1 ? "; \(inst.id) is stale" : "")")
         }
         if let pending = inst.pendingReason {
             inst.pendingReason = nil

@@ -65,14 +65,3 @@ public final class ReloadLedger {
         catch { logger.error("cannot save the reload ledger: \(error)") }
     }
 }
-
-/// "HH:MM" in local time, for messages ("reload budget exhausted until 14:05").
-public enum LocalClock {
-    public static func hhmm(_ d: Date) -> String {
-        var t = time_t(d.timeIntervalSince1970.rounded(.up))
-        var tmv = tm()
-        localtime_r(&t, &tmv)
-        let h = Int(tmv.tm_hour), m = Int(tmv.tm_min)
-        return (h < 10 ? "0" : "") + "\(h):" + (m < 10 ? "0" : "") + "\(m)"
-    }
-}

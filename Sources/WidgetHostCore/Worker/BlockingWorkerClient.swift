@@ -25,10 +25,12 @@ public final class BlockingWorkerClient {
     private var pendingFrames: [Data] = []
     private var exited: Int32?
 
-    /// Spawns `executable worker --plugin pluginPath` (`executable` defaults to this process's binary).
+    /// Spawns `executable worker --plugin pluginPath [arguments…]` (`executable` defaults to this
+    /// process's binary; `arguments` are the worker's limit options, e.g. `--memory-mb 128`).
     /// Ignores SIGPIPE in this process: a write to a worker that died must fail with EPIPE and be
     /// reported (`request` throws, naming the signal), not kill the caller silently.
-    public init(pluginPath: String, executable: String = "/proc/self/exe", environment: [String: String] = [:]) throws {
+    public init(pluginPath: String, executable: String = "/proc/self/exe", environment: [String: String] = [:],
+                arguments: [String] = []) throws {
         signal(SIGPIPE, SIG_IGN)
         self.pluginPath = pluginPath
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
@@ -52,7 +54,7 @@ public final class BlockingWorkerClient {
         var env = ProcessEnvironment.current()
         env["SWIFT_BACKTRACE"] = "enable=no"
         for (k, v) in environment { env[k] = v }
-        let argv = [executable, "worker", "--plugin", pluginPath]
+        let argv = [executable, "worker", "--plugin", pluginPath] + arguments
         var child: pid_t = 0
         let status = withCStrings(argv) { cArgv in
             withCStrings(env.map { "\($0.key)=\($0.value)" }) { cEnv in
@@ -83,11 +85,13 @@ public final class BlockingWorkerClient {
 
     /// Sends `request` and returns the plugin's response; throws with the worker's last stderr
     /// line when it exits or answers with bytes that are not a response.
-    public func request(_ request: WireRequest) throws -> WireResponse {
+    /// With a `timeout` (seconds), a worker that has not answered by then is killed (SIGKILL),
+    /// as the daemon does past `requestTimeoutSeconds`, and the call throws.
+    public func request(_ request: WireRequest, timeout: Double? = nil) throws -> WireResponse {
         let payload = try WireCodec.encode(request)
         let frame = Framing.frame(payload)
         guard FileIO.writeAll(toWorker, frame) else { throw deathFailure() }
-        let data = try nextFrame()
+        let data = try nextFrame(deadline: timeout.map { Self.monotonicSeconds() + $0 }, timeout: timeout ?? 0)
         do {
             return try WireCodec.decode(WireResponse.self, from: data)
         } catch {
@@ -96,15 +100,33 @@ public final class BlockingWorkerClient {
         }
     }
 
-    private func nextFrame() throws -> Data {
+    private func nextFrame(deadline: Double?, timeout: Double) throws -> Data {
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while pendingFrames.isEmpty {
+            if let deadline {
+                var p = pollfd(fd: fromWorker, events: Int16(POLLIN), revents: 0)
+                let left = Int32(max(0, (deadline - Self.monotonicSeconds()) * 1000).rounded(.up))
+                let r = poll(&p, 1, left)
+                if r < 0 && errno == EINTR { continue }
+                if r == 0 {
+                    kill(pid, SIGKILL)
+                    _ = deathFailure()
+                    throw Failure(description: "\(pluginPath): no answer within \(timeout) s: the worker was killed")
+                }
+            }
             let n = buffer.withUnsafeMutableBytes { read(fromWorker, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { throw deathFailure() }
             pendingFrames += try decoder.append(buffer[0..<n])
         }
         return pendingFrames.removeFirst()
+    }
+
+    /// CLOCK_MONOTONIC in seconds (deadlines and timings).
+    public static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// Waits for the worker to exit and describes why it did.

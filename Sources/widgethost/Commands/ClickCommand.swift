@@ -15,7 +15,7 @@ struct ClickCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The widget instance id (the name of its output files).")
+    @Argument(help: "The widget instance id (the name of its output files).", completion: .custom(WidgetCompletion.ids))
     var id: String
 
     @Option(name: .long, help: "Mouse button: 1 left, 2 middle, 3 right, 4/5 scroll.")

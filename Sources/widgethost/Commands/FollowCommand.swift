@@ -17,10 +17,11 @@ struct FollowCommand: ParsableCommand {
         abstract: "Print a widget's rendering, then one line per change (for waybar, polybar, i3blocks, eww)."
     )
 
-    @Argument(help: "The widget instance id (the name of its output files).")
+    @Argument(help: "The widget instance id (the name of its output files).", completion: .custom(WidgetCompletion.ids))
     var id: String
 
-    @Option(name: .long, help: "text, waybar, pango, json or polybar.")
+    @Option(name: .long, help: "text, waybar, pango, json or polybar.",
+            completion: .list(FollowFormatter.Format.allCases.map(\.rawValue)))
     var format: String = "text"
 
     @Option(name: .long, help: "The output directory (default: paths.out of the config).")

@@ -9,7 +9,7 @@ struct ReloadCommand: ParsableCommand {
         abstract: "Ask the running host for new timelines of a widget kind (or of every widget)."
     )
 
-    @Argument(help: "The widget kind (default: every widget).")
+    @Argument(help: "The widget kind (default: every widget).", completion: .custom(WidgetCompletion.kinds))
     var kind: String?
 
     @OptionGroup var control: ControlOptions

@@ -12,7 +12,10 @@ struct RunCommand: ParsableCommand {
         abstract: "Host the widget bundles in the plugin folder and write their entries to files and stdout.",
         discussion: """
         Reads config.json (--config, else $XDG_CONFIG_HOME/widgethost/config.json, else defaults), \
-        applies it again whenever it changes or on SIGHUP, and stops cleanly on SIGTERM or SIGINT.
+        applies it again whenever it changes or on SIGHUP, and stops cleanly on SIGTERM or SIGINT. \
+        One daemon runs per configuration: exit status 2 for an invalid config, 3 when another \
+        daemon already runs on it. Under systemd (Type=notify) it reports readiness and feeds the \
+        watchdog (docs/operations.md).
         """
     )
 
@@ -64,10 +67,14 @@ struct RunCommand: ParsableCommand {
                       logLevel: String) -> Int32 {
         StandardDescriptors.reopenClosedOnDevNull()
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = level
-            return h
+        if JournalLogHandler.stderrIsJournal(ProcessEnvironment.current()) {
+            LoggingSystem.bootstrap { _ in JournalLogHandler(logLevel: level) }
+        } else {
+            LoggingSystem.bootstrap { label in
+                var h = StreamLogHandler.standardError(label: label)
+                h.logLevel = level
+                return h
+            }
         }
         let logger = Logger(label: "widgethost")
         let source = ConfigSource(explicitPath: config)
@@ -78,6 +85,14 @@ struct RunCommand: ParsableCommand {
             logger.critical("invalid configuration: \(e)")
             return 2
         }
+        let lock: InstanceLock
+        switch InstanceLock.acquire(stateDirectory: initial.paths.state) {
+        case .success(let l): lock = l
+        case .failure(let e):
+            logger.critical("\(e)")
+            return 3
+        }
+        defer { withExtendedLifetime(lock) {} }
         let runtime = DaemonRuntime(source: source, config: initial, stdout: stdout, sortByRelevance: sort == .relevance,
                                     budget: !noBudget, glyphs: nerdFont ? .nerdFont : .unicode, logger: logger)
         return runtime.run()

@@ -24,27 +24,6 @@ struct StatusCommand: ParsableCommand {
             print(String(decoding: (try? e.encode(s)) ?? Data(), as: UTF8.self))
             return
         }
-        print("widgethost pid \(s.pid.map(String.init) ?? "?")")
-        for b in s.bundles {
-            print("bundle \(b.name) (\(b.bundleId)): worker \(b.worker); kinds \(b.kinds.joined(separator: ", "))")
-        }
-        for r in s.rejected { print("rejected \(r.name): \(r.reason)") }
-        let now = Date()
-        func ago(_ d: Date?) -> String {
-            guard let d else { return "-" }
-            let s = Int(now.timeIntervalSince(d).rounded())
-            return s >= 0 ? "\(s) s ago" : "in \(-s) s"
-        }
-        for w in s.widgets {
-            print("\(w.id)  [\(w.bundle) \(w.kind) \(w.family)]")
-            print("  text: \(w.text ?? "-")" + (w.relevance.map { "  relevance \($0)" } ?? ""))
-            print("  last reload: \(ago(w.lastReload)) (\(w.lastReloadReason ?? "-"))"
-                  + (w.lastReloadSeconds.map { ", answered in \(($0 * 10_000).rounded() / 10) ms" } ?? ""))
-            print("  next reload: \(w.nextReload == nil ? "on request" : ago(w.nextReload) + " (\(w.nextReloadReason ?? ""))"); timeline requests \(w.timelineRequests); entries \(w.entries)")
-            if let e = w.lastError { print("  error: \(e) (\(w.consecutiveFailures) in a row)") }
-            if !w.parameters.isEmpty { print("  parameters: \(w.parameters.keys.sorted().map { "\($0)=\(w.parameters[$0]!)" }.joined(separator: " "))") }
-            for c in w.controls { print("  control \(c.id): \(c.kind) \"\(c.title ?? c.intent)\"" + (c.isOn.map { " (\($0 ? "on" : "off"))" } ?? "")) }
-            if let u = w.url { print("  url: \(u)") }
-        }
+        for line in StatusText.lines(s, now: Date()) { print(line) }
     }
 }

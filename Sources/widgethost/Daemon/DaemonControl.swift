@@ -30,7 +30,7 @@ final class DaemonControl {
     func listen(path: String) {
         do {
             server = try UVPipeServer(loop: loop, path: path) { [weak self] client in self?.accept(client) }
-            logger.info("control socket: \(path)")
+            logger.debug("control socket: \(path)")
         } catch {
             logger.error("no control socket: \(error)")
         }

@@ -32,6 +32,8 @@ final class DaemonRuntime {
     private var shuttingDown = false
     private var control: DaemonControl?
     private let i3bar: I3BarSink?
+    private let systemdNotifier = SystemdNotifier(environment: ProcessEnvironment.current())
+    private var systemd: SystemdService?
 
     init(source: ConfigSource, config: HostConfig, stdout: RunCommand.StdoutFormat, sortByRelevance: Bool = false,
          budget: Bool = true, glyphs: GlyphMap = .unicode, logger: Logger) {
@@ -69,6 +71,9 @@ final class DaemonRuntime {
         host.start()
         watchPlugins()
         watchConfig()
+        // The signals are handled (installed first of all): READY=1 means SIGHUP and SIGTERM are understood.
+        systemd = SystemdService(loop: loop, host: host, notifier: systemdNotifier, logger: logger)
+        systemd?.start()
         logger.notice("widgethost running (pid \(getpid()), config \(source.path ?? "built-in defaults"))")
         loop.run()
         loop.close()
@@ -114,14 +119,16 @@ final class DaemonRuntime {
             containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile) { [weak self] path in
                 self?.host.containerChanged(group: group, name: path)
             }
-            logger.info("watching container \(group) at \(dir)")
+            logger.debug("watching container \(group) at \(dir)")
         }
     }
 
     private func hangup() {
         logger.notice("SIGHUP: reloading the configuration and rescanning plugins")
+        systemd?.reloading()
         reloadConfig(reason: "SIGHUP")
         host.rescanPlugins()
+        systemd?.reloaded()
     }
 
     private func reloadConfig(reason: String) {
@@ -141,6 +148,7 @@ final class DaemonRuntime {
         guard !shuttingDown else { return }
         shuttingDown = true
         logger.notice("signal \(signal): shutting down")
+        systemd?.stopping(); systemd = nil
         host.shutdown()
         if let out = presenceDirectory { HostPresence.withdraw(from: out) }
         control?.close(); control = nil

@@ -7,6 +7,9 @@
  * Otherwise kind "hostile" (systemSmall), whose timeline misbehaves as -DMODE=… says:
  *   1 hang, 2 segfault, 3 abort, 4 allocate until killed, 5 one million entries,
  *   6 a 100 MB tree, 7 spam stdout (then answer), 8 malformed bytes, 9 wrong ABI version (table).
+ * -DEVERY_OP: placeholder and snapshot answer (and misbehave) like timeline, not with a bare
+ *   {"ok":true} (the `validate` tests, ValidateTests.swift).
+ * -DSDK_VERSION='"x.y.z"': the SDK version the table declares (default "": none, as C plugins).
  */
 #include "widget_plugin.h"
 
@@ -22,6 +25,9 @@
 #endif
 #ifndef VERSION
 #define VERSION 1
+#endif
+#ifndef SDK_VERSION
+#define SDK_VERSION ""
 #endif
 #ifdef TICKER
 #define KIND "ticker"
@@ -57,7 +63,9 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
                            "\"families\":[\"systemSmall\"],\"kind\":\"" KIND "\",\"parameters\":[]}]},"
                            "\"ok\":true}"), response, response_length);
     }
+#ifndef EVERY_OP
     if (!strstr(req, "\"op\":\"timeline\"")) return answer(text("{\"ok\":true}"), response, response_length);
+#endif
     long now = (long)time(NULL);
 #ifdef TICKER
     size_t cap = 40 * 96 + 128;
@@ -127,7 +135,7 @@ static const widget_plugin_v1 fixture_table = {
 #endif
     .struct_size = sizeof(widget_plugin_v1),
     .bundle_id = BUNDLE,
-    .sdk_version = "",
+    .sdk_version = SDK_VERSION,
     .invoke = fixture_invoke,
     .free_buffer = fixture_free,
 };

@@ -40,16 +40,7 @@ public struct DateTimeFormatStyle: TextFormatStyle, Hashable, Sendable {
         let secs = Int(value.timeIntervalSince1970.rounded(.down))
         let days = secs >= 0 ? secs / 86_400 : (secs - 86_399) / 86_400
         let rem = secs - days * 86_400
-        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = CivilDate.from(days: days)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let datePart = "\(y)-\(two(m))-\(two(d))"
         var timePart = "\(two(rem / 3600)):\(two(rem % 3600 / 60))"

@@ -1,0 +1,15 @@
+/// Days since 1970-01-01 → proleptic Gregorian year, month (1–12), day (1–31), with no calendar
+/// object (FoundationEssentials has no ICU): Howard Hinnant's `civil_from_days`. Pure.
+public enum CivilDate {
+    public static func from(days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,101 @@
+import FoundationEssentials
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `widgethost validate` and `--version` against real configs and real plugins (issue 14).
+@Suite struct ValidateTests {
+    func validate(_ args: [String]) -> ProcessResult {
+        // `timeout` only guards the test against a validate that would hang.
+        run("/usr/bin/timeout", ["60", TestPaths.widgethost, "validate"] + args)
+    }
+
+    @Test func versionNamesHostSDKABIAndLibuv() {
+        let r = run(TestPaths.widgethost, ["--version"])
+        #expect(r.status == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("widgethost ") == true)
+        #expect(lines.contains { $0.hasPrefix("OpenWidgetKit SDK ") })
+        #expect(lines.contains { $0.hasPrefix("plugin ABI 1") })
+        let libuv = lines.first { $0.hasPrefix("libuv ") }?.dropFirst(6).split(separator: ".") ?? []
+        #expect(libuv.count == 3 && libuv.allSatisfy { Int($0) != nil }, "\(r.stdout)")
+    }
+
+    @Test func aGoodConfigAndGoodPluginsAreValid() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        FileManagerFree.write(dir.path + "/config.json", #"{"paths": {"plugins": "Plugins"}, "widgets": [{"kind": "MyAppWidget", "family": "accessoryInline"}]}"#)
+        let c = try buildCPlugin(in: dir.path, name: "hello")
+        let r = validate(["--config", dir.path + "/config.json", TestPaths.plugin("HabitWidget"), c])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("config \(dir.path)/config.json: ok (1 widget"))
+        #expect(r.stdout.contains("bundle com.yourapp.habit, SDK 0.1.0, ABI 1"))
+        #expect(r.stdout.contains("MyAppWidget (Habit Tracker): systemSmall, systemMedium, systemLarge, accessoryCircular, accessoryRectangular, accessoryInline — placeholder and snapshot ok"), "\(r.stdout)")
+        #expect(r.stdout.hasSuffix("valid\n"))
+        #expect(!r.stdout.contains("warning:"))
+        // A kind no plugin given declares, and a family the kind lacks: warned, not failed.
+        FileManagerFree.write(dir.path + "/config.json", #"{"widgets": [{"kind": "MyAppWidgte"}, {"kind": "InteractiveHabit", "family": "accessoryInline"}]}"#)
+        let typo = validate(["--config", dir.path + "/config.json", TestPaths.plugin("HabitWidget")])
+        #expect(typo.status == 0, "\(typo.stdout)")
+        #expect(typo.stdout.contains("warning: widget MyAppWidgte: no loaded bundle declares kind \"MyAppWidgte\" (among the plugins given)"), "\(typo.stdout)")
+        #expect(typo.stdout.contains("warning: widget InteractiveHabit-accessoryInline: kind \"InteractiveHabit\" does not support accessoryInline"), "\(typo.stdout)")
+    }
+
+    @Test func everyConfigErrorIsListedWithItsPath() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        FileManagerFree.write(dir.path + "/config.json", """
+        {"paths": {"plugins": 3}, "defaults": {"families": ["x"], "limits": {"maxEntries": 0}},
+         "widgets": [{"family": "systemSmall"}, {"kind": "a", "outputs": ["z"]}], "bundles": {"b": {"limits": {"nope": 1}}}, "extra": 1}
+        """)
+        let r = validate(["--config", dir.path + "/config.json"])
+        #expect(r.status == 1)
+        for path in ["extra: unknown key", "paths.plugins: expected a string", "defaults.families[0]: unknown family",
+                     "defaults.limits.maxEntries: must be between", "widgets[0].kind: is required",
+                     "widgets[1].outputs[0]: unknown output", "bundles.b.limits.nope: unknown key"] {
+            #expect(r.stdout.contains("  " + path), "missing \(path) in:\n\(r.stdout)")
+        }
+        #expect(r.stdout.contains("7 errors"))
+        #expect(r.stdout.hasSuffix("invalid\n"))
+        // Not JSON at all, and a file that is not there.
+        FileManagerFree.write(dir.path + "/config.json", "{ nope")
+        #expect(validate(["--config", dir.path + "/config.json"]).stdout.contains("not valid JSON"))
+        let missing = validate(["--config", dir.path + "/absent.json"])
+        #expect(missing.status == 1 && missing.stdout.contains("cannot read the file"))
+    }
+
+    @Test func brokenPluginsAreNamedWithTheirReason() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        // A short request deadline, so the hanging plugin is killed soon.
+        FileManagerFree.write(dir.path + "/config.json", #"{"defaults": {"requestTimeoutSeconds": 1}}"#)
+        let fixture = "Tests/IntegrationTests/Fixtures/hostile_widget.c"
+        let fine = try compileCPlugin(fixture, in: dir.path, name: "fine", defines: ["EVERY_OP"])
+        let abi = try compileCPlugin(fixture, in: dir.path, name: "abi", defines: ["MODE=9"])
+        let sdk = try compileCPlugin(fixture, in: dir.path, name: "sdk", defines: [#"SDK_VERSION="9.9.9""#])
+        let hang = try compileCPlugin(fixture, in: dir.path, name: "hang", defines: ["EVERY_OP", "MODE=1"])
+        let crash = try compileCPlugin(fixture, in: dir.path, name: "crash", defines: ["EVERY_OP", "MODE=2"])
+        let huge = try compileCPlugin(fixture, in: dir.path, name: "huge", defines: ["EVERY_OP", "MODE=5"])
+        FileManagerFree.write(dir.path + "/text.so", "not a shared object")
+        let config = ["--config", dir.path + "/config.json"]
+
+        #expect(validate(config + [fine]).status == 0)
+        let r = validate(config + [fine, abi, sdk, hang, crash, huge, dir.path + "/text.so"])
+        #expect(r.status == 1)
+        func report(_ name: String) -> String {
+            // The lines from "plugin …/name.so" up to the next plugin.
+            let parts = r.stdout.components(separatedBy: "plugin \(dir.path)/")
+            return parts.first { $0.hasPrefix(name + ":") } ?? ""
+        }
+        #expect(report("fine.so").contains("hostile (Fixture): systemSmall — placeholder and snapshot ok"), "\(r.stdout)")
+        #expect(report("abi.so").contains("ABI version 2"), "\(report("abi.so"))")
+        #expect(report("sdk.so").contains("9.9.9"), "\(report("sdk.so"))")
+        #expect(report("hang.so").contains("systemSmall placeholder: ") && report("hang.so").contains("no answer within 1.0 s"), "\(report("hang.so"))")
+        #expect(report("hang.so").contains("systemSmall snapshot: "), "a killed worker is replaced for the next request")
+        #expect(report("crash.so").contains("systemSmall snapshot: "), "\(report("crash.so"))")
+        #expect(report("huge.so").contains("systemSmall placeholder: "), "\(report("huge.so"))")
+        #expect(report("text.so").contains("text.so"), "\(r.stdout)")
+        #expect(!report("text.so").contains("ok"))
+    }
+}
