@@ -15,6 +15,9 @@ import Glibc
 /// (scripts/install-deps.sh installs them all). Every wait is for a condition.
 @Suite(.serialized) struct RealBarTests {
     static let habit = "InteractiveHabit-systemSmall"
+    /// How long a condition may take: generous, since a loaded machine (the whole suite on two
+    /// cores) makes a host's first output or a bar's start take tens of seconds.
+    static let patience = 60.0
 
     /// docs/status-bars.md, conky: the `${cat …}` recipe verbatim. conky 1.18 does not expand
     /// `~` in `${cat}`, so the former `${cat ~/.local/state/…}` recipe showed an empty line.
@@ -22,12 +25,12 @@ import Glibc
         guard let conky = requireProgram("conky", package: "conky-cli") else { return }
         let s = try BarSession(); defer { s.stop() }
         let host = try s.startHost()
-        #expect(eventually { s.text(Self.habit)?.contains("Habit 0/8") == true }, "stderr:\n\(host.stderr)")
+        #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains("Habit 0/8") == true }, "stderr:\n\(host.stderr)")
         let recipe = try docRecipe("## conky", fence: "lua")
         // conky-cli prints one status per update; two updates, then it exits.
         FileManagerFree.write(s.dir.path + "/conky.conf", recipe)
         let bar = try s.start(conky, ["-c", s.dir.path + "/conky.conf", "-i", "2"], name: "conky")
-        #expect(bar.waitForExit(timeout: 20) == 0, "stderr:\n\(bar.stderr)")
+        #expect(bar.waitForExit(timeout: Self.patience) == 0, "stderr:\n\(bar.stderr)")
         #expect(bar.stdout.contains("Habit 0/8"), "conky printed:\n\(bar.stdout)\nstderr:\n\(bar.stderr)\nrecipe:\n\(recipe)")
     }
 
@@ -39,16 +42,16 @@ import Glibc
         guard let i3blocks = requireProgram("i3blocks", package: "i3blocks") else { return }
         let s = try BarSession(); defer { s.stop() }
         let host = try s.startHost()
-        #expect(eventually { s.text(Self.habit) != nil }, "stderr:\n\(host.stderr)")
+        #expect(eventually(timeout: Self.patience) { s.text(Self.habit) != nil }, "stderr:\n\(host.stderr)")
         let recipe = try docRecipe("## i3blocks", fence: "ini")
         FileManagerFree.write(s.dir.path + "/i3blocks.conf", recipe)
         let bar = try s.start(i3blocks, ["-c", s.dir.path + "/i3blocks.conf"], name: "i3blocks")
-        #expect(eventually { bar.stdout.contains("Habit 0/8") }, "i3blocks stdout:\n\(bar.stdout)\nstderr:\n\(bar.stderr)")
+        #expect(eventually(timeout: Self.patience) { bar.stdout.contains("Habit 0/8") }, "i3blocks stdout:\n\(bar.stdout)\nstderr:\n\(bar.stderr)")
         let clickBlock = try #require(recipe.split(separator: "\n").filter { $0.hasPrefix("[") }.dropFirst().first,
                                       "the recipe has a second block for clicks").dropFirst().dropLast()
         bar.send("[\n{\"name\":\"\(clickBlock)\",\"instance\":\"\",\"button\":1,\"x\":1,\"y\":1}\n")
-        #expect(eventually { s.text(Self.habit)?.contains("Habit 1/8") == true }, "i3blocks stderr:\n\(bar.stderr)\nhost:\n\(host.stderr)")
-        #expect(eventually { bar.stdout.split(separator: "\n").last?.contains("Habit 1/8") == true }, "i3blocks stdout:\n\(bar.stdout)")
+        #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains("Habit 1/8") == true }, "i3blocks stderr:\n\(bar.stderr)\nhost:\n\(host.stderr)")
+        #expect(eventually(timeout: Self.patience) { bar.stdout.split(separator: "\n").last?.contains("Habit 1/8") == true }, "i3blocks stdout:\n\(bar.stdout)")
     }
 
     /// docs/status-bars.md, polybar: the recipe's module in a real polybar under Xvfb, for a
@@ -67,7 +70,7 @@ import Glibc
         #expect(s.cli(["defaults", "write", "group.com.yourapp.shared", "habitName", name]).status == 0)
         let host = try s.startHost()
         let expected = "\(name) 0/8 [⊕ Log] [ ] Done today"
-        #expect(eventually { s.text(Self.habit)?.split(separator: "\n").first == expected[...] }, "out: \(s.text(Self.habit) ?? "none")\nstderr:\n\(host.stderr)")
+        #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.split(separator: "\n").first == expected[...] }, "out: \(s.text(Self.habit) ?? "none")\nstderr:\n\(host.stderr)")
         // The reference: the same text, with its `%{` kept from opening a tag by an empty offset
         // tag (`%{O0}` moves by 0 px), read line by line from a file.
         let reference = s.dir.path + "/reference.txt"
@@ -112,15 +115,15 @@ import Glibc
             guard let a = shot(0), let b = shot(30), a == b else { return false }
             return Set(b.suffix(600 * 24 * 3)).count > 2 // the reference shows text, not only the background
         }
-        if !eventually(sameAsReference) {
+        if !eventually(timeout: Self.patience, sameAsReference) {
             Issue.record("the recipe's bar differs from the expected text \"\(expected)\"; follow printed \(s.follow(Self.habit, "polybar"))\npolybar:\n\(recipeBar.stderr)")
         }
         #expect(!recipeBar.stderr.contains("error"), "polybar:\n\(recipeBar.stderr)")
         // A real left click on the module: polybar runs the %{A1:…:} command.
         #expect(s.run(xdotool, ["mousemove", "40", "12", "click", "1"]).status == 0)
-        #expect(eventually { s.text(Self.habit)?.contains(" 1/8 ") == true }, "polybar:\n\(recipeBar.stderr)\nhost:\n\(host.stderr)")
+        #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains(" 1/8 ") == true }, "polybar:\n\(recipeBar.stderr)\nhost:\n\(host.stderr)")
         showReference(expected.replacing("0/8", with: "1/8"))
-        #expect(eventually(sameAsReference), "after the click, polybar:\n\(recipeBar.stderr)\nreference:\n\(referenceBar.stderr)")
+        #expect(eventually(timeout: Self.patience, sameAsReference), "after the click, polybar:\n\(recipeBar.stderr)\nreference:\n\(referenceBar.stderr)")
     }
 
     /// Every character the example widgets show, in every family, has a glyph in DejaVu Sans Mono,
@@ -141,7 +144,7 @@ import Glibc
                   case .array(let widgets)? = o["widgets"], !widgets.isEmpty else { return ["(no status)"] }
             return widgets.compactMap { $0.objectValue?["id"]?.stringValue }.filter { s.text($0) == nil }
         }
-        #expect(eventually { missing().isEmpty }, "no output yet: \(missing())\nhost:\n\(host.stderr.suffix(3000))")
+        #expect(eventually(timeout: Self.patience) { missing().isEmpty }, "no output yet: \(missing())\nhost:\n\(host.stderr.suffix(3000))")
         FileManagerFree.write(s.dir.path + "/polybar.ini", """
             [bar/glyphs]
             width = 100%
@@ -162,7 +165,7 @@ import Glibc
         // The texts are on screen (one render: the script runs once), so polybar has logged every
         // character it dropped from them.
         let shot = s.dir.path + "/shot.ppm"
-        #expect(eventually {
+        #expect(eventually(timeout: Self.patience) {
             s.run(capture, ["-window", "root", "-crop", "4000x24+0+0", "+repage", shot]).status == 0
                 && Set(FileManagerFree.bytes(shot)?.suffix(4000 * 24 * 3) ?? []).count > 2
         }, "polybar:\n\(bar.stderr)")
@@ -183,12 +186,12 @@ import Glibc
         let bar = try docRecipe("## i3 / sway (i3bar protocol)", fence: "")
         FileManagerFree.write(s.dir.path + "/i3.conf", "# i3 config file (v4)\nfont pango:DejaVu Sans Mono 11\n" + bar)
         let wm = try s.start(i3, ["-c", s.dir.path + "/i3.conf"], name: "i3")
-        #expect(eventually { s.text(Self.habit)?.contains("Habit 0/8") == true }, "i3:\n\(wm.stderr)\n\(wm.stdout)")
+        #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains("Habit 0/8") == true }, "i3:\n\(wm.stderr)\n\(wm.stdout)")
         // i3bar (bottom, right-aligned status) has drawn once the host has written; clicks at the
         // bottom-right corner land on the block. Click until one lands (i3bar may still be mapping).
-        #expect(eventually {
+        #expect(eventually(timeout: Self.patience) {
             _ = s.run(xdotool, ["mousemove", "632", "112", "click", "1"])
-            return eventually(timeout: 3) { s.text(Self.habit)?.contains("Habit 0/8") == false }
+            return eventually(timeout: 5) { s.text(Self.habit)?.contains("Habit 0/8") == false }
         }, "i3:\n\(wm.stdout)\n\(wm.stderr)")
         #expect(wm.stdout.contains("i3bar click on \(Self.habit) (button 1)") || wm.stderr.contains("i3bar click on \(Self.habit) (button 1)"))
     }
@@ -215,7 +218,7 @@ import Glibc
                                      extraEnvironment: ["WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman"],
                                      asUser: s.unprivileged)
         func swaybarLog() -> String { FileManagerFree.read(log) ?? "" }
-        #expect(eventually { swaybarLog().contains("Received i3bar json") && swaybarLog().contains("Habit 0/8") },
+        #expect(eventually(timeout: Self.patience) { swaybarLog().contains("Received i3bar json") && swaybarLog().contains("Habit 0/8") },
                 "swaybar:\n\(swaybarLog())\nsway:\n\(compositor.stderr.suffix(3000))")
         let text = swaybarLog()
         #expect(text.contains("Using i3bar protocol.") && text.contains("Enabling click events."), "swaybar:\n\(text)")
@@ -272,26 +275,26 @@ import Glibc
         let compositor = try s.start(sway, ["-c", s.dir.path + "/sway.conf"], name: "sway",
                                      extraEnvironment: ["WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman"],
                                      asUser: s.unprivileged)
-        #expect(eventually { s.text(Self.habit)?.hasPrefix(expected) == true }, "out: \(s.text(Self.habit) ?? "none")\nhost:\n\(host.stderr)")
+        #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.hasPrefix(expected) == true }, "out: \(s.text(Self.habit) ?? "none")\nhost:\n\(host.stderr)")
         func shot(_ y: Int) -> [UInt8]? {
             guard let socket = FileManagerFree.names(in: s.runtime).first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) else { return nil }
             let path = s.dir.path + "/shot-\(y).ppm"
             let grab = try? BarProcess(grim, ["-t", "ppm", "-g", "0,\(y) 640x26", path], dir: s.dir.path, name: "grim",
                                        environment: s.environment + ["WAYLAND_DISPLAY=\(socket)"])
-            return grab?.waitForExit() == 0 ? FileManagerFree.bytes(path) : nil
+            return grab?.waitForExit(timeout: Self.patience) == 0 ? FileManagerFree.bytes(path) : nil
         }
         func sameAsReference() -> Bool {
             guard let a = shot(0), let b = shot(94), a == b else { return false }
             return Set(b.suffix(640 * 26 * 3)).count > 2 // text, not only the background
         }
-        if !eventually(sameAsReference) {
+        if !eventually(timeout: Self.patience, sameAsReference) {
             Issue.record("waybar's module differs from the expected text \(expected)\nfollow: \(s.follow(Self.habit, "waybar"))\nsway and waybar:\n\(compositor.stderr.suffix(4000))")
         }
         // The host stops: `follow` marks the widget stale and the recipe's CSS greys it.
         host.signal(SIGTERM)
-        #expect(host.waitForExit() == 0)
+        #expect(host.waitForExit(timeout: Self.patience) == 0)
         showReference(stale: true)
-        if !eventually(sameAsReference) {
+        if !eventually(timeout: Self.patience, sameAsReference) {
             Issue.record("waybar's module is not greyed like the stale reference\nfollow: \(s.follow(Self.habit, "waybar"))\nsway and waybar:\n\(compositor.stderr.suffix(4000))")
         }
     }
@@ -350,7 +353,7 @@ final class XServer {
         let p = try BarProcess(xvfb, ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
                                dir: dir.path, name: "xvfb", ownGroup: true)
         var number = ""
-        try #require(eventually { number = String(p.stdout.filter(\.isNumber)); return p.stdout.hasSuffix("\n") },
+        try #require(eventually(timeout: RealBarTests.patience) { number = String(p.stdout.filter(\.isNumber)); return p.stdout.hasSuffix("\n") },
                      "Xvfb did not start:\n\(p.stderr)")
         return XServer(display: ":" + number, process: p, dir: dir)
     }
