@@ -27,6 +27,7 @@ let package = Package(
     products: [
         .executable(name: "widgethost", targets: ["widgethost"]),
         .executable(name: "widgethost-desktop", targets: ["widgethost-desktop"]),
+        .executable(name: "widgethost-render", targets: ["widgethost-render"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
@@ -45,9 +46,17 @@ let package = Package(
             pkgConfig: "widgethost-gtk",  // gtk-layer-shell-0 less -pthread: scripts/install-deps.sh
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]
         ),
+        // Cairo and PangoCairo, for the render process only (DESIGN §11).
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "widgethost-pangocairo",  // pangocairo less -pthread: scripts/install-deps.sh
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
         .target(name: "CWidgetPluginABI"),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
+        .target(name: "WidgetLayout", dependencies: ["OpenWidgetKit", "WidgetRendering"]),
+        .target(name: "WidgetGraphics", dependencies: ["CCairo", "WidgetLayout", "OpenWidgetKit", "WidgetRendering"]),
         .target(
             name: "WidgetHostCore",
             dependencies: [
@@ -68,12 +77,24 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetHostCore", "OpenWidgetKit"]),
+        /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
+        .executableTarget(
+            name: "widgethost-render",
+            dependencies: ["WidgetGraphics", "WidgetRendering", "OpenWidgetKit"]
+        ),
+        .executableTarget(
+            name: "PictureBench",
+            dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetHostCore", "OpenWidgetKit"],
+            path: "Benchmarks/PictureBench"
+        ),
         .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
         .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore"],
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics"],
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what WidgetHost needs beyond Swift itself: libuv (Debian's libuv1-dev), pkg-config
-# and a C compiler (tests build fixture plugins in C); systemd (systemd-analyze verifies the units);
-# the real status bars the status-bar tests run. Idempotent; quiet when all is present.
+# and a C compiler (tests build fixture plugins in C); Cairo, Pango and fonts for pictures; GTK and
+# gtk-layer-shell for widgethost-desktop; systemd (systemd-analyze verifies the units); the real
+# status bars the status-bar tests run. Idempotent; quiet when all is present.
 set -euo pipefail
 missing=()
 pkg-config --exists libuv 2>/dev/null || missing+=(libuv1-dev)
@@ -16,6 +17,11 @@ pkg-config --exists gtk+-3.0 2>/dev/null || missing+=(libgtk-3-dev)
 pkg-config --exists gtk-layer-shell-0 2>/dev/null || missing+=(libgtk-layer-shell-dev)
 # systemd-analyze: the tests verify the shipped user units (dist/systemd/).
 command -v systemd-analyze >/dev/null || missing+=(systemd)
+# Pictures (WidgetGraphics): Cairo and Pango, and the fonts the renderer names and the picture
+# goldens are pinned to (Tests/WidgetGraphicsTests/Fixtures/fonts.conf).
+pkg-config --exists cairo pangocairo 2>/dev/null || missing+=(libcairo2-dev libpango1.0-dev)
+[ -f /usr/share/fonts/opentype/inter/Inter-Regular.otf ] || missing+=(fonts-inter)
+[ -f /usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf ] || missing+=(fonts-material-design-icons-iconfont)
 # Optional: real status bars the integration tests feed (skipped when absent). Skip them with
 # WIDGETHOST_NO_BARS=1.
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
@@ -55,3 +61,4 @@ Libs: $(pkg-config --libs "$2" | sed 's/ *-pthread//g')"
     printf '%s\n' "$text" | $SUDO tee "$file" >/dev/null
 }
 write_pc gtk gtk-layer-shell-0
+write_pc pangocairo pangocairo

@@ -5,8 +5,8 @@
 #   scripts/test-days.sh [swift test options…]     e.g. --filter ExampleGoldenTests
 #
 # The clock of the whole process tree (swift test, the host, its workers, the bars) is moved by
-# Tests/IntegrationTests/Fixtures/shifted_clock.c preloaded (libfaketime empties Swift's
-# CommandLine.arguments); the machine's clock is not touched. Build first: scripts/test.sh.
+# Tests/IntegrationTests/Fixtures/shifted_clock.c preloaded; the machine's clock is not touched.
+# Build first: scripts/test.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=$(mktemp -d)/shifted_clock.so

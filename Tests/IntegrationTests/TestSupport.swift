@@ -141,6 +141,13 @@ func shiftedClockEnvironment(at instant: Date, timeZone: String = "UTC") throws 
     return ["LD_PRELOAD": library, "SHIFTED_CLOCK_OFFSET": String(offset), "TZ": timeZone]
 }
 
+/// The environment that runs a one-shot command (`preview --png`) with its wall clock standing
+/// still at `instant`, in time zone `timeZone` (`Fixtures/shifted_clock.c`, `SHIFTED_CLOCK_AT`).
+func frozenClockEnvironment(at instant: Date, timeZone: String = "UTC") throws -> [String: String] {
+    let library = try #require(ShiftedClock.library, "cannot build Fixtures/shifted_clock.c")
+    return ["LD_PRELOAD": library, "SHIFTED_CLOCK_AT": String(instant.timeIntervalSince1970), "TZ": timeZone]
+}
+
 /// The shim, compiled once per test process into the build folder (rebuilt each run, renamed
 /// into place so parallel test processes never load a half-written file).
 private enum ShiftedClock {

@@ -7,7 +7,9 @@ func everyFieldNode() -> ViewNode {
     var m = Modifiers()
     m.font = FontSpec(style: "system", size: 13, weight: "bold", design: "rounded", italic: true)
     m.weight = "heavy"; m.italic = false; m.monospacedDigit = true
-    m.foreground = StyleSpec(name: "orange"); m.tint = StyleSpec(rgba: [0.1, 0.2, 0.3, 1]); m.background = StyleSpec(name: "blue", opacity: 0.5)
+    var gradient = StyleSpec(name: "orange"); gradient.gradient = [StyleSpec(name: "orange"), StyleSpec(rgba: [0, 0.5, 1, 1])]
+    gradient.gradientPoints = [0, 0, 1, 1]
+    m.foreground = gradient; m.tint = StyleSpec(rgba: [0.1, 0.2, 0.3, 1]); m.background = StyleSpec(name: "blue", opacity: 0.5)
     m.padding = EdgeInsetsSpec(top: 1, leading: 2, bottom: 3, trailing: 4)
     m.frame = FrameSpec(width: 10, height: 11, minWidth: 1, maxWidth: .infinity, minHeight: 2, maxHeight: 30, alignment: "top")
     m.lineLimit = 2; m.minimumScaleFactor = 0.7; m.opacity = 0.9; m.rotation = -45.5e-3; m.widgetURL = "app://w"
@@ -16,7 +18,7 @@ func everyFieldNode() -> ViewNode {
     m.other = ["shadow": .object(["radius": .number(2), "colors": .array([.string("a/b"), .null, .bool(true)])])]
     var shape = ShapeInfo(type: "roundedRectangle")
     shape.cornerRadius = 4; shape.fill = StyleSpec(name: "red"); shape.stroke = StyleSpec(name: "green")
-    shape.lineWidth = 2; shape.trimFrom = 0.1; shape.trimTo = 0.9
+    shape.lineWidth = 2; shape.lineCap = "round"; shape.trimFrom = 0.1; shape.trimTo = 0.9
     var n = ViewNode(kind: .gauge, children: [ViewNode(kind: .text), ViewNode(kind: .spacer)])
     n.role = "label"; n.text = "line\nnext\ttab \\ back \u{1} ctrl"
     n.date = DateText(style: "timer", date: Date(timeIntervalSince1970: 5.25), start: Date(timeIntervalSince1970: -1),

@@ -160,10 +160,18 @@ public struct DateText: Codable, Hashable, Sendable {
 /// A `ShapeStyle`: a named colour (`"orange"`, `"green"`, `"accent"`…), a hierarchical style
 /// (`"primary"`, `"secondary"`, `"tertiary"`, `"quaternary"`), a fill style (`"fill.tertiary"`),
 /// or an explicit colour (`rgba`, components 0…1), each with an optional opacity.
+///
+/// A gradient keeps its first colour in `name`/`rgba` (what the text renderers show) and all
+/// its stops in `gradient` (evenly spaced), from `gradientPoints` `[x0, y0, x1, y1]` (unit
+/// points of the filled box) for a linear one.
 public struct StyleSpec: Codable, Hashable, Sendable {
     public var name: String?
     public var rgba: [Double]?
     public var opacity: Double?
+    /// A gradient's colours, evenly spaced.
+    public var gradient: [StyleSpec]?
+    /// A linear gradient's start and end, in unit points: `[x0, y0, x1, y1]`.
+    public var gradientPoints: [Double]?
 
     public init(name: String? = nil, rgba: [Double]? = nil, opacity: Double? = nil) {
         self.name = name; self.rgba = rgba; self.opacity = opacity
@@ -179,6 +187,8 @@ public struct ShapeInfo: Codable, Hashable, Sendable {
     public var fill: StyleSpec?
     public var stroke: StyleSpec?
     public var lineWidth: Double?
+    /// `StrokeStyle.lineCap`: `round` or `square` (nil: `butt`).
+    public var lineCap: String?
     public var trimFrom: Double?
     public var trimTo: Double?
 

@@ -155,6 +155,13 @@ struct WireJSONReader {
             switch key {
             case "name": s.name = try isNull() ? nil : try string()
             case "rgba": s.rgba = try isNull() ? nil : try doubles()
+            case "gradientPoints": s.gradientPoints = try isNull() ? nil : try doubles()
+            case "gradient":
+                guard try !isNull() else { s.gradient = nil; continue }
+                var stops: [StyleSpec] = []
+                var c = try beginArray()
+                while try nextElement(&c) { stops.append(try styleSpec()) }
+                s.gradient = stops
             case "opacity": s.opacity = try isNull() ? nil : try double()
             default: try skipValue()
             }
@@ -173,6 +180,7 @@ struct WireJSONReader {
             case "fill": s.fill = try isNull() ? nil : try styleSpec()
             case "stroke": s.stroke = try isNull() ? nil : try styleSpec()
             case "lineWidth": s.lineWidth = try isNull() ? nil : try double()
+            case "lineCap": s.lineCap = try isNull() ? nil : try string()
             case "trimFrom": s.trimFrom = try isNull() ? nil : try double()
             case "trimTo": s.trimTo = try isNull() ? nil : try double()
             default: try skipValue()

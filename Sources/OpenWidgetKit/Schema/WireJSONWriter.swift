@@ -144,7 +144,7 @@ public struct WireJSONWriter {
         member("role", n.role)
         if let s = n.shape {
             key("shape"); beginObject()
-            member("cornerRadius", s.cornerRadius); member("fill", s.fill); member("lineWidth", s.lineWidth); member("stroke", s.stroke)
+            member("cornerRadius", s.cornerRadius); member("fill", s.fill); member("lineCap", s.lineCap); member("lineWidth", s.lineWidth); member("stroke", s.stroke)
             member("trimFrom", s.trimFrom); member("trimTo", s.trimTo); key("type"); string(s.type)
             endObject()
         }
@@ -198,7 +198,11 @@ public struct WireJSONWriter {
     }
 
     public mutating func value(_ s: StyleSpec) {
-        beginObject(); member("name", s.name); member("opacity", s.opacity); member("rgba", s.rgba); endObject()
+        beginObject()
+        if let g = s.gradient { key("gradient"); beginArray(); for stop in g { value(stop) }; endArray() }
+        member("gradientPoints", s.gradientPoints)
+        member("name", s.name); member("opacity", s.opacity); member("rgba", s.rgba)
+        endObject()
     }
 
     public mutating func value(_ v: JSONValue) {

@@ -39,11 +39,24 @@ struct PreviewCommand: ParsableCommand {
     @Flag(help: "Use Nerd Font glyphs for SF Symbols.")
     var nerdFont = false
 
+    @Option(name: .customLong("png"), help: "Draw every widget × family × entry as PNG files into this directory, and a contact sheet.")
+    var pngDirectory: String?
+
+    @Option(name: .customLong("svg"), help: "Draw every widget × family × entry as SVG files into this directory, and a contact sheet.")
+    var svgDirectory: String?
+
+    @Option(help: "Pixels per point for --png (1, 2 or 3).")
+    var scale: Double = 2
+
+    @Flag(help: "Draw --png/--svg in the dark appearance.")
+    var dark = false
+
     func validate() throws {
         if family != "all" && WidgetFamily(rawValue: family) == nil {
             throw ValidationError("unknown family '\(family)'; one of: all, \(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         for p in params where !p.contains("=") { throw ValidationError("--param '\(p)' is not key=value") }
+        if ![1.0, 2.0, 3.0].contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
     }
 
     func run() throws {
@@ -67,6 +80,20 @@ struct PreviewCommand: ParsableCommand {
         if widgets.isEmpty {
             ControlClient.printError("preview: no widget of kind '\(kind ?? "")' (kinds: \(manifest.widgets.map(\.kind).joined(separator: ", ")))")
             throw ExitCode(1)
+        }
+        if pngDirectory != nil || svgDirectory != nil {
+            let pictures = PreviewPictures(worker: worker, manifest: manifest, png: pngDirectory.map(ConfigSource.absolute),
+                                           svg: svgDirectory.map(ConfigSource.absolute), scale: scale, dark: dark)
+            let failed: Int
+            do {
+                failed = try pictures.run(widgets: widgets, families: { w in family == "all" ? w.families : w.families.filter { $0.rawValue == family } },
+                                          configuration: parseParams(for:))
+            } catch let e as PreviewPictures.Failure {
+                ControlClient.printError("preview: \(e)")
+                throw ExitCode(1)
+            }
+            if failed > 0 { throw ExitCode(1) }
+            return
         }
         var failures = 0
         for widget in widgets {

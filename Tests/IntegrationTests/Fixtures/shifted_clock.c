@@ -3,16 +3,19 @@
  * offset, so tests can run unmodified plugins (which call Date()) at a chosen instant, and the
  * whole suite can be run on another day without touching the machine's clock.
  *
- *   SHIFTED_CLOCK_OFFSET=<seconds, may be negative or fractional>
+ *   SHIFTED_CLOCK_OFFSET=<seconds, may be negative or fractional>   the clock runs, moved
+ *   SHIFTED_CLOCK_AT=<seconds since 1970>                            the clock stands still
  *
- * Every process that inherits the variable sees CLOCK_REALTIME (and gettimeofday, time) moved by
- * the same offset, so a host and its workers agree on "now". Monotonic clocks are untouched, so
+ * Every process that inherits the variables sees CLOCK_REALTIME (and gettimeofday, time) moved
+ * by the same offset, so a host and its workers agree on "now"; with SHIFTED_CLOCK_AT it reads
+ * that instant every time (for one-shot commands such as `preview --png`, whose pictures show
+ * seconds; a daemon's wall-clock timers would never fire). Monotonic clocks are untouched, so
  * timeouts and libuv timers keep real time. Absolute CLOCK_REALTIME timerfds (the host's
  * wall-clock timer) are moved back by the offset when armed, so they fire at the shifted instant.
  *
- * libfaketime does this too, but under it the Swift runtime sees an empty CommandLine.arguments
- * (measured with Debian's libfaketime 0.9.10), so the widgethost binary cannot parse its
- * subcommand. Built by the tests with cc; not part of any product.
+ * Debian's libfaketime does this through its `faketime` wrapper; preloaded directly (as a test
+ * harness would) it leaves the Swift runtime an empty CommandLine.arguments (libfaketime 0.9.10),
+ * and it is one more package. Built by the tests with cc; not part of any product.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -27,6 +30,18 @@ static long long offset_ns(void) {
     if (!ready) {
         const char *s = getenv("SHIFTED_CLOCK_OFFSET");
         value = s ? (long long)(strtod(s, NULL) * 1e9) : 0;
+        ready = 1;
+    }
+    return value;
+}
+
+/* The frozen instant in ns, or -1 when the clock runs. */
+static long long frozen_ns(void) {
+    static int ready;
+    static long long value = -1;
+    if (!ready) {
+        const char *s = getenv("SHIFTED_CLOCK_AT");
+        if (s && *s) value = (long long)(strtod(s, NULL) * 1e9);
         ready = 1;
     }
     return value;
@@ -47,7 +62,11 @@ int clock_gettime(clockid_t id, struct timespec *ts) {
     static int (*real)(clockid_t, struct timespec *);
     if (!real) real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
     int r = real(id, ts);
-    if (r == 0 && is_realtime(id)) add_ns(ts, offset_ns());
+    if (r == 0 && is_realtime(id)) {
+        long long at = frozen_ns();
+        if (at >= 0) { ts->tv_sec = at / 1000000000LL; ts->tv_nsec = at % 1000000000LL; }
+        else add_ns(ts, offset_ns());
+    }
     return r;
 }
 

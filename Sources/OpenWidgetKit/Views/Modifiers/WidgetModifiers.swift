@@ -98,6 +98,25 @@ extension View {
         _NodeModifier.other("offset", .object(["x": .number(x), "y": .number(y)])).apply(to: self)
     }
 
+    /// Constrains this view to `ratio` (width / height; nil: its ideal size's ratio), fitting
+    /// or filling what its parent proposes (`other["aspectRatio"]` = `{"ratio": Number?,
+    /// "mode": "fit" | "fill"}`).
+    public func aspectRatio(_ ratio: Double? = nil, contentMode: ContentMode = .fit) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.other("aspectRatio", .object(["ratio": ratio.map(JSONValue.number) ?? .null, "mode": .string(contentMode.rawValue)])).apply(to: self)
+    }
+
+    /// `aspectRatio(contentMode: .fit)`.
+    public func scaledToFit() -> ModifiedContent<Self, _NodeModifier> { aspectRatio(contentMode: .fit) }
+
+    /// `aspectRatio(contentMode: .fill)`.
+    public func scaledToFill() -> ModifiedContent<Self, _NodeModifier> { aspectRatio(contentMode: .fill) }
+
+    /// Lets this view take its ideal size on the given axes, whatever its parent proposes
+    /// (`other["fixedSize"]` = `{"horizontal": Bool, "vertical": Bool}`).
+    public func fixedSize(horizontal: Bool = true, vertical: Bool = true) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.other("fixedSize", .object(["horizontal": .bool(horizontal), "vertical": .bool(vertical)])).apply(to: self)
+    }
+
     /// Marks content that is invalid while an intent runs (`other["invalidatableContent"]`).
     public func invalidatableContent(_ invalidatable: Bool = true) -> ModifiedContent<Self, _NodeModifier> {
         _NodeModifier.other("invalidatableContent", .bool(invalidatable)).apply(to: self)

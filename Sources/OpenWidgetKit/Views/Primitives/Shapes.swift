@@ -14,12 +14,14 @@ extension Shape {
         _StyledShape(info: _shapeInfo) { $0.stroke = style._styleSpec; $0.lineWidth = lineWidth }
     }
     public func stroke<S: ShapeStyle>(_ style: S, style strokeStyle: StrokeStyle) -> _StyledShape {
-        _StyledShape(info: _shapeInfo) { $0.stroke = style._styleSpec; $0.lineWidth = strokeStyle.lineWidth }
+        _StyledShape(info: _shapeInfo) { $0.stroke = style._styleSpec; $0.lineWidth = strokeStyle.lineWidth; $0.lineCap = strokeStyle.capName }
     }
     public func stroke(lineWidth: Double = 1) -> _StyledShape {
         _StyledShape(info: _shapeInfo) { $0.stroke = StyleSpec(name: "foreground"); $0.lineWidth = lineWidth }
     }
-    public func stroke(style strokeStyle: StrokeStyle) -> _StyledShape { stroke(lineWidth: strokeStyle.lineWidth) }
+    public func stroke(style strokeStyle: StrokeStyle) -> _StyledShape {
+        _StyledShape(info: _shapeInfo) { $0.stroke = StyleSpec(name: "foreground"); $0.lineWidth = strokeStyle.lineWidth; $0.lineCap = strokeStyle.capName }
+    }
     public func strokeBorder<S: ShapeStyle>(_ style: S, lineWidth: Double = 1) -> _StyledShape { stroke(style, lineWidth: lineWidth) }
 
     /// Only the part from `from` to `to` (fractions of the outline) is drawn.

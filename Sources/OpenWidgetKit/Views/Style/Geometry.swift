@@ -110,6 +110,14 @@ public struct Angle: Hashable, Sendable, Comparable {
 
 /// Line end style of a stroke. Accepted for source compatibility; not serialized.
 public enum LineCap: String, Hashable, Sendable { case butt, round, square }
+
+/// How `aspectRatio` resolves a proposal: fit inside it or fill it.
+public enum ContentMode: String, Hashable, Sendable { case fit, fill }
+
+extension StrokeStyle {
+    /// The cap as serialized in `ShapeInfo.lineCap`: nil for the default `butt`.
+    var capName: String? { lineCap == .butt ? nil : lineCap.rawValue }
+}
 /// Line join style of a stroke. Accepted for source compatibility; not serialized.
 public enum LineJoin: String, Hashable, Sendable { case miter, round, bevel }
 

@@ -101,14 +101,26 @@ public struct Gradient: Hashable, Sendable {
     public init(colors: [Color]) { self.colors = colors }
 }
 
-/// A linear gradient. Text renderers have no gradients: it serializes as its first colour
-/// (name `"custom"` if it has none).
+/// A linear gradient: serialized as its first colour (what text renderers show; `"custom"` if
+/// it has none) with every stop in `gradient` and the end points in `gradientPoints`.
 public struct LinearGradient: ShapeStyle, View, PrimitiveView {
     public typealias Body = Never
     public var gradient: Gradient
-    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) { self.gradient = gradient }
-    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) { gradient = Gradient(colors: colors) }
-    public var _styleSpec: StyleSpec { gradient.colors.first?._styleSpec ?? StyleSpec(name: "custom") }
+    public var startPoint = UnitPoint.top, endPoint = UnitPoint.bottom
+    public init(gradient: Gradient, startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.gradient = gradient; self.startPoint = startPoint; self.endPoint = endPoint
+    }
+    public init(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) {
+        self.init(gradient: Gradient(colors: colors), startPoint: startPoint, endPoint: endPoint)
+    }
+    public var _styleSpec: StyleSpec {
+        var s = gradient.colors.first?._styleSpec ?? StyleSpec(name: "custom")
+        if gradient.colors.count > 1 {
+            s.gradient = gradient.colors.map(\._styleSpec)
+            s.gradientPoints = [startPoint.x, startPoint.y, endPoint.x, endPoint.y]
+        }
+        return s
+    }
     func makeNodes() -> [ViewNode] { [Color.node(for: _styleSpec)] }
 }
 

@@ -1,0 +1,178 @@
+import CCairo
+import WidgetLayout
+
+/// Text through Pango: measures for the layout (`TextMeasurer`) and draws the same layouts on
+/// a Cairo context, so what is drawn fills exactly the box that was measured.
+///
+/// Metrics are made independent of the output scale (hint metrics off, no hinting), so a
+/// layout in points is the same at scale 1, 2 and 3 and in SVG. Families: `FontCatalog`.
+///
+/// Threading: not thread-safe (one Pango context and a reused layout); use one per thread.
+public final class PangoText: TextMeasurer {
+    let context: OpaquePointer
+    let layout: OpaquePointer
+    private var descriptions: [ResolvedFont: OpaquePointer] = [:]
+    private let tabular: OpaquePointer
+    private let plain: OpaquePointer
+
+    public init() {
+        let fontMap = pango_cairo_font_map_get_default()
+        context = pango_font_map_create_context(fontMap)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_cairo_context_set_resolution(context, 72)
+        layout = pango_layout_new(context)
+        tabular = pango_attr_list_new()
+        pango_attr_list_insert(tabular, pango_attr_font_features_new("tnum 1"))
+        plain = pango_attr_list_new()
+    }
+
+    deinit {
+        for d in descriptions.values { pango_font_description_free(d) }
+        pango_attr_list_unref(tabular)
+        pango_attr_list_unref(plain)
+        g_object_unref(UnsafeMutableRawPointer(layout))
+        g_object_unref(UnsafeMutableRawPointer(context))
+    }
+
+    private func description(_ font: ResolvedFont) -> OpaquePointer {
+        if let d = descriptions[font] { return d }
+        let d = pango_font_description_new()!
+        pango_font_description_set_family(d, FontCatalog.family(for: font.design))
+        pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(min(max(font.weight, 100), 1000))))
+        pango_font_description_set_style(d, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        pango_font_description_set_absolute_size(d, max(0.1, font.size) * Double(PANGO_SCALE))
+        if descriptions.count > 256 { for v in descriptions.values { pango_font_description_free(v) }; descriptions = [:] }
+        descriptions[font] = d
+        return d
+    }
+
+    /// Sets up the shared layout for `text`; returns it.
+    @discardableResult
+    func configure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double = 0) -> OpaquePointer {
+        pango_layout_set_font_description(layout, description(font))
+        pango_layout_set_attributes(layout, font.monospacedDigit ? tabular : plain)
+        text.withCString { pango_layout_set_text(layout, $0, -1) }
+        if let width, width.isFinite {
+            pango_layout_set_width(layout, Int32(min(max(0, width), 1e6) * Double(PANGO_SCALE)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            if let maxLines {
+                pango_layout_set_height(layout, -Int32(min(max(maxLines, 1), 1000)))
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            } else {
+                pango_layout_set_height(layout, -1)
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+            }
+        } else {
+            pango_layout_set_width(layout, -1)
+            pango_layout_set_height(layout, -1)
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+        }
+        pango_layout_set_alignment(layout, alignment >= 0.75 ? PANGO_ALIGN_RIGHT : (alignment >= 0.25 ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT))
+        return layout
+    }
+
+    private struct Key: Hashable {
+        var text: String, font: ResolvedFont, width: Double?, maxLines: Int?
+    }
+    /// Answers kept across layouts (timeline entries and families repeat most of their texts);
+    /// bounded, emptied when full.
+    private var measured: [Key: TextMeasurement] = [:]
+    static let cacheLimit = 4096
+
+    /// Forgets every kept measurement (the benchmark's cold runs).
+    public func clearCache() { measured.removeAll(keepingCapacity: true) }
+
+    public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
+        let key = Key(text: text, font: font, width: width, maxLines: maxLines)
+        if let m = measured[key] { return m }
+        let m = layOut(text, font: font, width: width, maxLines: maxLines)
+        if measured.count >= Self.cacheLimit { measured.removeAll(keepingCapacity: true) }
+        measured[key] = m
+        return m
+    }
+
+    private func layOut(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
+        configure(text, font: font, width: width, maxLines: maxLines)
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let scale = Double(PANGO_SCALE)
+        let lines = max(1, Int(pango_layout_get_line_count(layout)))
+        let height = Double(logical.height) / scale
+        // Left-aligned, the layout's logical width is its widest line (not the wrap width).
+        let widest = Double(logical.x + logical.width) / scale
+        let truncated = pango_layout_is_ellipsized(layout) != 0
+        let baseline = Double(pango_layout_get_baseline(layout)) / scale
+        return TextMeasurement(width: widest.rounded(.up), height: height.rounded(.up), lineHeight: height / Double(lines), baseline: baseline, truncated: truncated)
+    }
+
+    /// Rectangles of the shown lines of the configured layout, relative to its origin.
+    func lineRects() -> [(x: Double, y: Double, width: Double, height: Double)] {
+        var out: [(Double, Double, Double, Double)] = []
+        let scale = Double(PANGO_SCALE)
+        let iter = pango_layout_get_iter(layout)
+        repeat {
+            var r = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &r)
+            out.append((Double(r.x) / scale, Double(r.y) / scale, Double(r.width) / scale, Double(r.height) / scale))
+        } while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+        return out
+    }
+
+    /// Draws the configured layout with its top-left at (`x`, `y`) in `cr`'s current colour.
+    ///
+    /// The context is not updated from `cr`: with unhinted metrics the layout does not depend
+    /// on the transform, and switching the context's matrix between measuring and drawing
+    /// would make Pango lay out and load fonts again for every text.
+    func show(on cr: OpaquePointer, x: Double, y: Double) {
+        cairo_move_to(cr, x, y)
+        pango_cairo_show_layout(cr, layout)
+    }
+
+    /// Draws one glyph of the icon font centred in a square of `side` points at (`cx`, `cy`).
+    func showSymbol(_ codepoint: UInt32, on cr: OpaquePointer, cx: Double, cy: Double, side: Double) {
+        guard let scalar = Unicode.Scalar(codepoint) else { return }
+        let d = pango_font_description_new()!
+        pango_font_description_set_family(d, FontCatalog.symbolFamily)
+        pango_font_description_set_absolute_size(d, max(0.1, side) * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, d)
+        pango_font_description_free(d)
+        pango_layout_set_attributes(layout, plain)
+        String(Character(scalar)).withCString { pango_layout_set_text(layout, $0, -1) }
+        pango_layout_set_width(layout, -1)
+        pango_layout_set_height(layout, -1)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        let w = Double(logical.width) / Double(PANGO_SCALE), h = Double(logical.height) / Double(PANGO_SCALE)
+        show(on: cr, x: cx - w / 2, y: cy - h / 2)
+    }
+}
+
+/// The font families WidgetHost draws with, chosen to be installed by `scripts/install-deps.sh`
+/// (Debian `fonts-inter`, `fonts-dejavu-core`, `fonts-material-design-icons-iconfont`); each
+/// list ends in a generic family, so a machine without them still draws text. Immutable.
+public enum FontCatalog {
+    /// SF Pro's stand-in (Inter is a close neo-grotesque with tabular figures).
+    public static let sans = "Inter, Noto Sans, DejaVu Sans, sans-serif"
+    /// `.rounded`: no rounded open face is packaged, so Inter (documented in widgetkit-parity.md).
+    public static let rounded = sans
+    public static let monospaced = "DejaVu Sans Mono, Noto Sans Mono, monospace"
+    public static let serif = "DejaVu Serif, Noto Serif, serif"
+    /// The SF Symbols stand-in.
+    public static let symbolFamily = "Material Icons"
+
+    static func family(for design: ResolvedFont.Design) -> String {
+        switch design {
+        case .default: sans
+        case .rounded: rounded
+        case .monospaced: monospaced
+        case .serif: serif
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import CCairo
+import FoundationEssentials
+import OpenWidgetKit
+import WidgetLayout
+
+/// The file format of a picture.
+public enum PictureFormat: String, Sendable, CaseIterable {
+    case png, svg
+}
+
+/// How a widget is drawn.
+public struct PictureOptions: Sendable {
+    /// Pixels per point: 1, 2 or 3 (clamped to 1…4).
+    public var scale: Double
+    public var appearance: Appearance
+    /// The instant live dates and timer progress are drawn at.
+    public var now: Date
+    /// Placeholder redaction: nil follows the tree, true redacts everything, false never.
+    public var redact: Bool?
+    /// Draw the accessory families on a dark backdrop, as on a Lock Screen (else transparent).
+    public var accessoryBackdrop: Bool
+
+    public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = true) {
+        self.scale = scale; self.appearance = appearance; self.now = now; self.redact = redact; self.accessoryBackdrop = accessoryBackdrop
+    }
+}
+
+/// An encoded picture and what could not be drawn faithfully.
+public struct Picture: Sendable {
+    public var bytes: [UInt8]
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    /// `Image(systemName:)` names with no icon in the map (drawn as the fallback box).
+    public var unmappedSymbols: [String]
+}
+
+/// What a drawing could not do.
+public struct PictureError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// Draws evaluated widget trees to PNG or SVG: the family's nominal size in points × scale,
+/// the system families' rounded corner shape, container background and content margins, the
+/// accessory families in the monochrome rendering mode.
+///
+/// Threading: one renderer per thread (it owns a `PangoText`). Time is bounded by
+/// `LayoutLimits` (nodes, depth, text length).
+public final class PictureRenderer {
+    /// The text engine (its measurement cache persists across pictures).
+    public let text = PangoText()
+
+    public init() {}
+
+    /// Corner radius of a system family's widget shape, in points (iPhone).
+    public static let cornerRadius = 22.0
+    /// Content margins of the system families (iOS 17) when the widget adopts
+    /// `containerBackground`; a widget without one is drawn edge to edge, as before iOS 17.
+    public static let systemMargins = 16.0
+
+    /// The laid-out tree of `root` in `family` (exposed for tests and benchmarks).
+    public func layout(_ root: ViewNode, family: WidgetFamily, now: Date) -> PlacedNode {
+        let s = family.nominalSize
+        var bounds = Rect(x: 0, y: 0, width: s.width, height: s.height)
+        if !family.isAccessory, Self.firstContainerBackground(root) != nil {
+            bounds = bounds.inset(by: Insets(all: Self.systemMargins))
+        }
+        return LayoutEngine(measurer: text, now: now).layout(root, in: bounds)
+    }
+
+    /// The `containerBackground` of the tree: the root's or, as the SDK may wrap the root, the
+    /// first one along the chain of only children.
+    static func firstContainerBackground(_ root: ViewNode) -> StyleSpec? {
+        var n: ViewNode? = root
+        var depth = 0
+        while let node = n, depth < 8 {
+            if let c = node.modifiers?.containerBackground { return c }
+            n = node.children?.count == 1 ? node.children?.first : nil
+            depth += 1
+        }
+        return nil
+    }
+
+    /// One widget as a picture.
+    public func render(_ root: ViewNode, family: WidgetFamily, format: PictureFormat, options: PictureOptions) throws -> Picture {
+        let size = family.nominalSize
+        return try draw(width: size.width, height: size.height, format: format, options: options) { painterFor in
+            self.drawWidget(root, family: family, at: (0, 0), options: options, painterFor: painterFor)
+        }
+    }
+
+    /// A contact sheet: one row per item, each family side by side, a caption above each.
+    public func renderSheet(title: String, rows: [(caption: String, cells: [(family: WidgetFamily, tree: ViewNode)])],
+                            format: PictureFormat, options: PictureOptions) throws -> Picture {
+        let gap = 24.0, captionHeight = 18.0, titleHeight = 30.0
+        var width = 0.0, height = gap + titleHeight
+        for row in rows {
+            var w = gap, h = 0.0
+            for c in row.cells { w += c.family.nominalSize.width + gap; h = max(h, c.family.nominalSize.height) }
+            width = max(width, w)
+            height += captionHeight * 2 + h + gap
+        }
+        width = max(width, 300)
+        return try draw(width: width, height: height, format: format, options: options) { painterFor in
+            let cr = painterFor(nil).cr
+            let bg = options.appearance == .dark ? RGBA(0.1, 0.1, 0.11) : RGBA(0.8, 0.8, 0.83)
+            cairo_set_source_rgba(cr, bg.r, bg.g, bg.b, 1)
+            cairo_paint(cr)
+            let ink = options.appearance == .dark ? RGBA(1, 1, 1) : RGBA(0, 0, 0)
+            func caption(_ s: String, _ x: Double, _ y: Double, size: Double, weight: Int, alpha: Double) {
+                cairo_set_source_rgba(cr, ink.r, ink.g, ink.b, alpha)
+                self.text.configure(s, font: ResolvedFont(size: size, weight: weight), width: width - x - gap, maxLines: 1)
+                self.text.show(on: cr, x: x, y: y)
+            }
+            caption(title, gap, gap, size: 20, weight: 700, alpha: 1)
+            var y = gap + titleHeight
+            for row in rows {
+                caption(row.caption, gap, y, size: 14, weight: 600, alpha: 0.85)
+                var x = gap, h = 0.0
+                for c in row.cells {
+                    caption(c.family.rawValue, x, y + captionHeight, size: 11, weight: 400, alpha: 0.6)
+                    self.drawWidget(c.tree, family: c.family, at: (x, y + captionHeight * 2), options: options, painterFor: painterFor)
+                    x += c.family.nominalSize.width + gap
+                    h = max(h, c.family.nominalSize.height)
+                }
+                y += captionHeight * 2 + h + gap
+            }
+        }
+    }
+
+    // MARK: drawing
+
+    /// Creates the surface, scales it, runs `body`, encodes. `body` gets a function that makes
+    /// a painter for a palette (nil: light full colour) on the surface's context.
+    private func draw(width: Double, height: Double, format: PictureFormat, options: PictureOptions,
+                      _ body: (_ painterFor: (Palette?) -> WidgetPainter) -> Void) throws -> Picture {
+        let scale = options.scale.isFinite ? min(max(options.scale, 1), 4) : 2
+        let pw = Int((width * scale).rounded()), ph = Int((height * scale).rounded())
+        let sink = ByteSink()
+        let surface: OpaquePointer?
+        switch format {
+        case .png: surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph))
+        case .svg: surface = cairo_svg_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(), Double(pw), Double(ph))
+        }
+        guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            if let surface { cairo_surface_destroy(surface) }
+            throw PictureError(description: "cannot create a \(pw)×\(ph) \(format.rawValue) surface")
+        }
+        let cr = cairo_create(surface)!
+        cairo_scale(cr, scale, scale)
+        var unmapped: Set<String> = []
+        body { palette in
+            let p = WidgetPainter(cr: cr, text: self.text, palette: palette ?? Palette(appearance: options.appearance, mode: .fullColor),
+                                  now: options.now, redaction: options.redact)
+            p.onFinish = { unmapped.formUnion($0) }
+            return p
+        }
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        if format == .png {
+            if let png = PNGEncoder.encode(surface) { sink.bytes = png } else { sink.failed = true }
+        }
+        cairo_surface_finish(surface)
+        let status = cairo_surface_status(surface)
+        cairo_surface_destroy(surface)
+        guard status == CAIRO_STATUS_SUCCESS, !sink.failed else {
+            throw PictureError(description: "cairo could not encode the \(format.rawValue): \(String(cString: cairo_status_to_string(status)))")
+        }
+        return Picture(bytes: sink.bytes, pixelWidth: pw, pixelHeight: ph, unmappedSymbols: unmapped.sorted())
+    }
+
+    /// Draws one widget with its top-left at `origin` (points).
+    private func drawWidget(_ root: ViewNode, family: WidgetFamily, at origin: (Double, Double), options: PictureOptions,
+                            painterFor: (Palette?) -> WidgetPainter) {
+        let mode: RenderingMode = family.isAccessory ? .monochrome : .fullColor
+        let palette = Palette(appearance: family.isAccessory ? .dark : options.appearance, mode: mode)
+        let painter = painterFor(palette)
+        defer { painter.finish() }
+        let cr = painter.cr
+        let s = family.nominalSize
+        let frame = Rect(x: 0, y: 0, width: s.width, height: s.height)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_translate(cr, origin.0, origin.1)
+        if family.isAccessory {
+            if options.accessoryBackdrop {
+                cairo_set_source_rgba(cr, 0.16, 0.2, 0.27, 1)
+                if family == .accessoryCircular { painter.shapePath("circle", frame, cornerRadius: 0) } else { painter.roundedRect(frame, radius: family == .accessoryInline ? 4 : 12) }
+                cairo_fill(cr)
+            }
+        } else {
+            painter.roundedRect(frame, radius: Self.cornerRadius)
+            cairo_clip(cr)
+            let base = palette.widgetBackground
+            cairo_set_source_rgba(cr, base.r, base.g, base.b, 1)
+            cairo_paint(cr)
+            if let bg = Self.firstContainerBackground(root) {
+                painter.setStyle(bg, PaintEnvironment(), in: frame)
+                cairo_paint(cr)
+            }
+        }
+        let placed = layout(root, family: family, now: options.now)
+        var env = PaintEnvironment()
+        if options.redact == true || (options.redact == nil && root.modifiers?.redacted == true) { env.redacted = true }
+        painter.paint(placed, env)
+    }
+}
+
+/// Collects the bytes Cairo writes (PNG and SVG streams). Used on the drawing thread only.
+final class ByteSink {
+    var bytes: [UInt8] = []
+    var failed = false
+    static let limit = 256 << 20
+
+    static let write: cairo_write_func_t = { closure, data, length in
+        guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+        let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+        guard sink.bytes.count + Int(length) <= limit else { sink.failed = true; return CAIRO_STATUS_WRITE_ERROR }
+        sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+        return CAIRO_STATUS_SUCCESS
+    }
+}

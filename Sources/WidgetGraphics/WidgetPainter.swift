@@ -1,0 +1,372 @@
+import CCairo
+import FoundationEssentials
+import OpenWidgetKit
+import WidgetLayout
+import WidgetRendering
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The inherited drawing state: SwiftUI's environment reduced to what changes pixels.
+struct PaintEnvironment {
+    var foreground: StyleSpec?
+    var tint: StyleSpec?
+    var opacity = 1.0
+    var redacted = false
+
+    func applying(_ m: Modifiers?, redactionAllowed: Bool?) -> PaintEnvironment {
+        guard let m else { return self }
+        var e = self
+        if let f = m.foreground { e.foreground = f }
+        if let t = m.tint { e.tint = t }
+        if let o = m.opacity, o.isFinite { e.opacity *= min(max(o, 0), 1) }
+        if redactionAllowed != false, let r = m.redacted { e.redacted = r || redactionAllowed == true }
+        return e
+    }
+}
+
+/// Draws a laid-out tree (`PlacedNode`) on a Cairo context in points: text through `PangoText`,
+/// shapes, controls, symbols. Holds no policy: what to draw comes from the tree, how from the
+/// palette. Threading: used on one thread (it shares the `PangoText`).
+final class WidgetPainter {
+    let cr: OpaquePointer
+    let text: PangoText
+    let palette: Palette
+    let now: Date
+    let redaction: Bool?
+    /// SF Symbol names drawn as the fallback box.
+    var unmapped: Set<String> = []
+    /// Called by `finish()` with `unmapped`.
+    var onFinish: ((Set<String>) -> Void)?
+    private var painted = 0
+
+    init(cr: OpaquePointer, text: PangoText, palette: Palette, now: Date, redaction: Bool?) {
+        self.cr = cr; self.text = text; self.palette = palette; self.now = now; self.redaction = redaction
+    }
+
+    /// Reports what could not be drawn (once, when the painter is done).
+    func finish() { onFinish?(unmapped); onFinish = nil }
+
+    func set(_ c: RGBA, _ env: PaintEnvironment) {
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * env.opacity)
+    }
+
+    /// Sets the source to `spec` (nil: the foreground) over `box`: a linear gradient when the
+    /// style has stops, else its colour.
+    func setStyle(_ spec: StyleSpec?, _ env: PaintEnvironment, in box: Rect) {
+        let s = spec ?? env.foreground
+        guard !env.redacted, let stops = s?.gradient, stops.count > 1, stops.count <= 64 else {
+            set(env.redacted ? redactionColor(env) : color(s, env), env)
+            return
+        }
+        var pts = [0.5, 0, 0.5, 1]
+        if let p = s?.gradientPoints, p.count == 4, p.allSatisfy(\.isFinite) { pts = p }
+        let pattern = cairo_pattern_create_linear(box.x + pts[0] * box.width, box.y + pts[1] * box.height,
+                                                  box.x + pts[2] * box.width, box.y + pts[3] * box.height)
+        for (i, stop) in stops.enumerated() {
+            let c = palette.color(stop, foreground: env.foreground, tint: env.tint)
+            cairo_pattern_add_color_stop_rgba(pattern, Double(i) / Double(stops.count - 1), c.r, c.g, c.b, c.a * env.opacity)
+        }
+        cairo_set_source(cr, pattern)
+        cairo_pattern_destroy(pattern)
+    }
+
+    func color(_ spec: StyleSpec?, _ env: PaintEnvironment) -> RGBA {
+        palette.color(spec ?? env.foreground, foreground: env.foreground, tint: env.tint)
+    }
+
+    func rect(_ r: Rect) { cairo_rectangle(cr, r.x, r.y, r.width, r.height) }
+
+    func roundedRect(_ r: Rect, radius: Double) {
+        let rad = max(0, min(radius, r.width / 2, r.height / 2))
+        guard rad > 0 else { rect(r); return }
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, r.maxX - rad, r.y + rad, rad, -.pi / 2, 0)
+        cairo_arc(cr, r.maxX - rad, r.maxY - rad, rad, 0, .pi / 2)
+        cairo_arc(cr, r.x + rad, r.maxY - rad, rad, .pi / 2, .pi)
+        cairo_arc(cr, r.x + rad, r.y + rad, rad, .pi, 1.5 * .pi)
+        cairo_close_path(cr)
+    }
+
+    func capsule(_ r: Rect) { roundedRect(r, radius: min(r.width, r.height) / 2) }
+
+    // MARK: the tree
+
+    func paint(_ p: PlacedNode, _ parent: PaintEnvironment) {
+        painted += 1
+        guard painted <= LayoutLimits.maxNodes else { return }
+        let m = p.node.modifiers
+        if m?.hidden == true { return }
+        let env = parent.applying(m, redactionAllowed: redaction)
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if let deg = m?.rotation, deg.isFinite, deg != 0 {
+            cairo_translate(cr, p.frame.midX, p.frame.midY)
+            cairo_rotate(cr, deg * .pi / 180)
+            cairo_translate(cr, -p.frame.midX, -p.frame.midY)
+        }
+        if let scale = m?.other?["scaleEffect"], case .number(let s) = scale, s.isFinite, s > 0, s < 100 {
+            cairo_translate(cr, p.frame.midX, p.frame.midY)
+            cairo_scale(cr, s, s)
+            cairo_translate(cr, -p.frame.midX, -p.frame.midY)
+        }
+        clip(p, m)
+        if let bg = m?.background {
+            setStyle(bg, env, in: p.frame)
+            rect(p.frame)
+            cairo_fill(cr)
+        }
+        switch p.node.kind {
+        case .text: paintText(p, env)
+        case .image: paintImage(p, env)
+        case .shape: paintShape(p, env)
+        case .color:
+            setStyle(p.node.shape?.fill ?? StyleSpec(name: p.node.text ?? "primary"), env, in: p.contentFrame)
+            rect(p.contentFrame)
+            cairo_fill(cr)
+        case .divider:
+            set(palette.separator, env)
+            rect(p.contentFrame)
+            cairo_fill(cr)
+        case .progress: paintProgress(p, env)
+        case .gauge: paintGauge(p, env)
+        case .toggle: paintToggle(p, env)
+        default: break
+        }
+        for c in p.children { paint(c, env) }
+    }
+
+    private func clip(_ p: PlacedNode, _ m: Modifiers?) {
+        guard let other = m?.other else { return }
+        if case .number(let r)? = other["cornerRadius"], r.isFinite {
+            roundedRect(p.frame, radius: r)
+            cairo_clip(cr)
+        }
+        if case .object(let o)? = other["clipShape"], case .string(let type)? = o["type"] {
+            var radius = 0.0
+            if case .number(let r)? = o["cornerRadius"], r.isFinite { radius = r }
+            shapePath(type, p.frame, cornerRadius: radius)
+            cairo_clip(cr)
+        }
+    }
+
+    func redactionColor(_ env: PaintEnvironment) -> RGBA {
+        color(env.foreground, env).with(alpha: 0.18)
+    }
+
+    // MARK: text and symbols
+
+    private func paintText(_ p: PlacedNode, _ env: PaintEnvironment) {
+        guard let t = p.text, !t.string.isEmpty else { return }
+        let wrap = t.width
+        text.configure(t.string, font: t.font, width: wrap, maxLines: t.maxLines, alignment: t.alignment)
+        // Pango aligns lines inside the wrap width; the content frame is the widest line.
+        let x = p.contentFrame.x - ((wrap ?? p.contentFrame.width) - p.contentFrame.width) * t.alignment
+        if env.redacted {
+            set(redactionColor(env), env)
+            for line in text.lineRects() where line.width > 0 {
+                roundedRect(Rect(x: x + line.x, y: p.contentFrame.y + line.y + line.height * 0.18, width: line.width, height: line.height * 0.64),
+                            radius: line.height * 0.2)
+            }
+            cairo_fill(cr)
+            return
+        }
+        setStyle(nil, env, in: p.contentFrame)
+        text.show(on: cr, x: x, y: p.contentFrame.y)
+    }
+
+    private func paintImage(_ p: PlacedNode, _ env: PaintEnvironment) {
+        let r = p.contentFrame
+        let side = min(r.width, r.height)
+        guard side > 0 else { return }
+        if env.redacted {
+            set(redactionColor(env), env)
+            roundedRect(r, radius: side * 0.2)
+            cairo_fill(cr)
+            return
+        }
+        guard let name = p.node.symbol else {
+            set(palette.color(StyleSpec(name: "fill.secondary"), foreground: nil, tint: nil), env)
+            roundedRect(r, radius: side * 0.15)
+            cairo_fill(cr)
+            return
+        }
+        set(color(nil, env), env)
+        if let cp = SymbolFont.codepoint(for: name) {
+            text.showSymbol(cp, on: cr, cx: r.midX, cy: r.midY, side: side)
+        } else {
+            unmapped.insert(name)
+            // The visible fallback: a dashed rounded square with a question mark.
+            let box = Rect(x: r.midX - side * 0.4, y: r.midY - side * 0.4, width: side * 0.8, height: side * 0.8)
+            roundedRect(box, radius: side * 0.15)
+            cairo_set_line_width(cr, max(1, side * 0.08))
+            var dash = [side * 0.12, side * 0.08]
+            cairo_set_dash(cr, &dash, 2, 0)
+            cairo_stroke(cr)
+            cairo_set_dash(cr, nil, 0, 0)
+            text.configure("?", font: ResolvedFont(size: side * 0.55, weight: 700), width: nil, maxLines: nil)
+            let m = text.measure("?", font: ResolvedFont(size: side * 0.55, weight: 700), width: nil, maxLines: nil)
+            text.show(on: cr, x: r.midX - m.width / 2, y: r.midY - m.height / 2)
+        }
+    }
+
+    // MARK: shapes
+
+    func shapePath(_ type: String, _ r: Rect, cornerRadius: Double, trim: (Double, Double)? = nil) {
+        switch type {
+        case "circle", "ellipse":
+            let circle = type == "circle"
+            let rx = circle ? min(r.width, r.height) / 2 : r.width / 2, ry = circle ? rx : r.height / 2
+            guard rx > 0, ry > 0 else { return }
+            cairo_save(cr)
+            cairo_translate(cr, r.midX, r.midY)
+            cairo_scale(cr, rx, ry)
+            // SwiftUI's circle starts at 3 o'clock and runs clockwise (y down).
+            let (from, to) = trim ?? (0, 1)
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, 0, 0, 1, 2 * .pi * from, 2 * .pi * to)
+            if trim == nil { cairo_close_path(cr) }
+            cairo_restore(cr)
+        case "capsule": capsule(r)
+        case "roundedRectangle", "containerRelativeShape": roundedRect(r, radius: cornerRadius)
+        default: rect(r)
+        }
+    }
+
+    private func paintShape(_ p: PlacedNode, _ env: PaintEnvironment) {
+        guard let s = p.node.shape else { return }
+        let from = min(max(s.trimFrom ?? 0, 0), 1), to = min(max(s.trimTo ?? 1, 0), 1)
+        guard to > from || (s.trimFrom == nil && s.trimTo == nil) else { return }
+        let trimmed = s.trimFrom != nil || s.trimTo != nil
+        let radius = s.cornerRadius.flatMap { $0.isFinite ? $0 : nil } ?? 0
+        let r = p.contentFrame
+        if s.fill != nil || s.stroke == nil {
+            setStyle(s.fill, env, in: r)
+            shapePath(s.type, r, cornerRadius: radius, trim: trimmed ? (from, to) : nil)
+            cairo_fill(cr)
+        }
+        if let stroke = s.stroke {
+            setStyle(stroke, env, in: r)
+            let lw = s.lineWidth.flatMap { $0.isFinite && $0 >= 0 ? min($0, 1000) : nil } ?? 1
+            cairo_set_line_width(cr, lw)
+            cairo_set_line_cap(cr, s.lineCap == "round" ? CAIRO_LINE_CAP_ROUND : (s.lineCap == "square" ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT))
+            shapePath(s.type, r, cornerRadius: radius, trim: trimmed ? (from, to) : nil)
+            cairo_stroke(cr)
+        }
+    }
+
+    // MARK: controls
+
+    private func fraction(_ n: ViewNode) -> Double? {
+        if n.kind == .progress, let d = n.date { return LiveDateFormatter.fraction(d, now: now) }
+        guard let v = n.value, v.isFinite else { return nil }
+        var lo = 0.0, hi = 1.0
+        if n.kind == .gauge, let b = n.bounds, b.count == 2, b[0].isFinite, b[1].isFinite { lo = b[0]; hi = b[1] }
+        guard hi > lo else { return v >= hi ? 1 : 0 }
+        return min(max((v - lo) / (hi - lo), 0), 1)
+    }
+
+    private func tintColor(_ env: PaintEnvironment) -> RGBA {
+        env.redacted ? redactionColor(env) : palette.color(env.tint ?? StyleSpec(name: "accent"), foreground: env.foreground, tint: nil)
+    }
+
+    private func trackColor(_ env: PaintEnvironment) -> RGBA {
+        palette.color(StyleSpec(name: "fill"), foreground: nil, tint: nil).with(alpha: 1.2)
+    }
+
+    private func paintProgress(_ p: PlacedNode, _ env: PaintEnvironment) {
+        guard let r = p.indicator, r.width > 0, r.height > 0 else { return }
+        let f = fraction(p.node)
+        if r.width == r.height || f == nil {
+            paintRing(r, fraction: f, start: -90, sweep: 360, env: env)
+            return
+        }
+        set(trackColor(env), env)
+        capsule(r)
+        cairo_fill(cr)
+        if let f, f > 0 {
+            set(tintColor(env), env)
+            capsule(Rect(x: r.x, y: r.y, width: max(r.height, r.width * f), height: r.height))
+            cairo_fill(cr)
+        }
+    }
+
+    private func paintRing(_ r: Rect, fraction f: Double?, start: Double, sweep: Double, env: PaintEnvironment, marker: Bool = false) {
+        let side = min(r.width, r.height)
+        let lw = max(1.5, side * 0.1)
+        let radius = side / 2 - lw / 2
+        guard radius > 0 else { return }
+        let a0 = start * .pi / 180, a1 = (start + sweep) * .pi / 180
+        cairo_set_line_width(cr, lw)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        guard let f else {
+            // Indeterminate: eight spokes, fading.
+            for i in 0..<8 {
+                let a = Double(i) * .pi / 4
+                set(color(nil, env).with(alpha: 0.25 + 0.75 * Double(i) / 8), env)
+                cairo_set_line_width(cr, max(1, side * 0.08))
+                cairo_move_to(cr, r.midX + cos(a) * side * 0.22, r.midY + sin(a) * side * 0.22)
+                cairo_line_to(cr, r.midX + cos(a) * side * 0.42, r.midY + sin(a) * side * 0.42)
+                cairo_stroke(cr)
+            }
+            return
+        }
+        set(trackColor(env), env)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, r.midX, r.midY, radius, a0, a1)
+        cairo_stroke(cr)
+        if marker {
+            let a = a0 + (a1 - a0) * f
+            set(tintColor(env), env)
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, r.midX + cos(a) * radius, r.midY + sin(a) * radius, lw * 0.75, 0, 2 * .pi)
+            cairo_fill(cr)
+        } else if f > 0 {
+            set(tintColor(env), env)
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, r.midX, r.midY, radius, a0, a0 + (a1 - a0) * f)
+            cairo_stroke(cr)
+        }
+    }
+
+    private func paintGauge(_ p: PlacedNode, _ env: PaintEnvironment) {
+        guard let r = p.indicator, r.width > 0, r.height > 0 else { return }
+        let f = fraction(p.node) ?? 0
+        switch p.node.style ?? "automatic" {
+        case "accessoryCircular", "circular":
+            paintRing(r, fraction: f, start: 135, sweep: 270, env: env, marker: true)
+        case "accessoryCircularCapacity":
+            paintRing(r, fraction: f, start: -90, sweep: 360, env: env)
+        case "accessoryLinear":
+            set(trackColor(env), env)
+            capsule(r)
+            cairo_fill(cr)
+            set(tintColor(env), env)
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, r.x + r.height / 2 + (r.width - r.height) * f, r.midY, r.height * 0.75, 0, 2 * .pi)
+            cairo_fill(cr)
+        default:
+            set(trackColor(env), env)
+            capsule(r)
+            cairo_fill(cr)
+            if f > 0 {
+                set(tintColor(env), env)
+                capsule(Rect(x: r.x, y: r.y, width: max(r.height, r.width * f), height: r.height))
+                cairo_fill(cr)
+            }
+        }
+    }
+
+    private func paintToggle(_ p: PlacedNode, _ env: PaintEnvironment) {
+        guard let r = p.indicator, r.width > 0, r.height > 0 else { return }
+        let on = p.node.isOn == true
+        set(on ? (env.redacted ? redactionColor(env) : palette.color(env.tint ?? StyleSpec(name: "green"), foreground: nil, tint: nil)) : trackColor(env), env)
+        capsule(r)
+        cairo_fill(cr)
+        let knob = r.height - 4
+        set(RGBA(1, 1, 1), env)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, on ? r.maxX - 2 - knob / 2 : r.x + 2 + knob / 2, r.midY, knob / 2, 0, 2 * .pi)
+        cairo_fill(cr)
+    }
+}

@@ -1,0 +1,276 @@
+import FoundationEssentials
+import OpenWidgetKit
+import WidgetRendering
+
+/// How a box sizes itself and places its children.
+enum Behaviour {
+    case stack(Axis), zstack, text, image(resizable: Bool), spacer, divider, fill
+    case progressLinear, circularControl(ideal: Double), gaugeLinear, fixed(Size)
+}
+
+/// The sanitized `.frame(...)` of a box: every length finite and ≥ 0 except a `max` that may
+/// be `.infinity`; `min ≤ max`.
+struct FrameBox {
+    var width: Double?, height: Double?
+    var minWidth: Double?, maxWidth: Double?, minHeight: Double?, maxHeight: Double?
+    var alignment: AlignmentSpec
+    var isFixed: Bool { width != nil || height != nil }
+}
+
+/// Inherited layout state (the part of SwiftUI's environment that changes sizes).
+struct LayoutEnvironment {
+    var fontSpec: FontSpec?
+    var weight: String?
+    var italic: Bool?
+    var monospacedDigit: Bool?
+    var lineLimit: Int?
+    var minimumScaleFactor = 1.0
+    var textAlignment = 0.0
+    var parentAxis: Axis?
+
+    func applying(_ m: Modifiers?) -> LayoutEnvironment {
+        guard let m else { return self }
+        var e = self
+        if let f = m.font { e.fontSpec = f; e.weight = nil }
+        if let w = m.weight { e.weight = w }
+        if let i = m.italic { e.italic = i }
+        if let d = m.monospacedDigit { e.monospacedDigit = d }
+        if let l = m.lineLimit { e.lineLimit = min(max(l, 1), 1000) }
+        if let s = m.minimumScaleFactor, s.isFinite { e.minimumScaleFactor = min(max(s, 0.01), 1) }
+        if let a = m.textAlignment { e.textAlignment = a == "center" ? 0.5 : (a == "trailing" ? 1 : 0) }
+        return e
+    }
+
+    var font: ResolvedFont { ResolvedFont.resolve(fontSpec, weight: weight, italic: italic, monospacedDigit: monospacedDigit) }
+}
+
+/// One node prepared for layout: sanitized modifiers, resolved font and text, and a cache of
+/// the sizes it chose per proposal. Lives for one layout, on the layout's thread.
+final class LayoutBox {
+    let node: ViewNode
+    let behaviour: Behaviour
+    let font: ResolvedFont
+    let lineLimit: Int?
+    let scaleFactor: Double
+    let textAlignment: Double
+    let parentAxis: Axis?
+    var children: [LayoutBox] = []
+    let padding: Insets?
+    let frame: FrameBox?
+    let fixedWidth: Bool, fixedHeight: Bool
+    let priority: Double
+    let offset: (x: Double, y: Double)
+    let spacing: Double?
+    /// `aspectRatio`: the ratio (width / height; nil: the content's ideal ratio) and whether
+    /// it fills (else fits) the proposal.
+    let aspect: (ratio: Double?, fill: Bool)?
+    let alignment: AlignmentSpec
+    /// An `HStack` aligned on text baselines: false for the first, true for the last; nil otherwise.
+    let baselineAlignment: Bool?
+    let text: String
+    // Per-proposal caches. A box sees a handful of distinct proposals, so these are short
+    // arrays searched linearly: cheaper than hashing for every query.
+    var sizes = SmallCache<ProposedSize, Size>()
+    /// The content's size per proposal (inside padding and frame).
+    var contentSizes = SmallCache<ProposedSize, Size>()
+    /// A stack's distribution per proposal (sizing and placement ask for the same ones).
+    var distributions = SmallCache<ProposedSize, [(ProposedSize, Size)]>()
+    var texts = SmallCache<ProposedSize, (PlacedText, Size)>()
+    /// Text measurements by (font, width, lines): proposals that differ only in height share them.
+    var measurements = SmallCache<MeasureKey, TextMeasurement>()
+
+    init(node: ViewNode, behaviour: Behaviour, env: LayoutEnvironment, text: String) {
+        self.node = node
+        self.behaviour = behaviour
+        self.font = env.font
+        self.lineLimit = env.lineLimit
+        self.scaleFactor = env.minimumScaleFactor
+        self.textAlignment = env.textAlignment
+        self.parentAxis = env.parentAxis
+        self.text = text
+        let m = node.modifiers
+        padding = m?.padding.map { p in
+            Insets(top: Sanitize.inset(p.top), leading: Sanitize.inset(p.leading), bottom: Sanitize.inset(p.bottom), trailing: Sanitize.inset(p.trailing))
+        }
+        frame = m?.frame.map(Sanitize.frame)
+        priority = m?.layoutPriority.flatMap { $0.isFinite ? $0 : nil } ?? 0
+        let other = m?.other
+        if case .object(let f)? = other?["fixedSize"] {
+            fixedWidth = f["horizontal"] != .bool(false); fixedHeight = f["vertical"] != .bool(false)
+        } else if other?["fixedSize"] == .bool(true) {
+            fixedWidth = true; fixedHeight = true
+        } else {
+            fixedWidth = false; fixedHeight = false
+        }
+        if case .object(let o)? = other?["offset"] {
+            offset = (Sanitize.offset(o["x"]), Sanitize.offset(o["y"]))
+        } else {
+            offset = (0, 0)
+        }
+        if case .object(let a)? = other?["aspectRatio"] {
+            var ratio: Double?
+            if case .number(let r)? = a["ratio"], r.isFinite, r > 0 { ratio = min(max(r, 1e-3), 1e3) }
+            aspect = (ratio, a["mode"] == .string("fill"))
+        } else {
+            aspect = nil
+        }
+        spacing = node.spacing.flatMap { $0.isFinite ? min(max($0, -LayoutLimits.maxLength), LayoutLimits.maxLength) : nil }
+        alignment = AlignmentSpec(name: node.alignment)
+        baselineAlignment = node.alignment == "firstTextBaseline" ? false : (node.alignment == "lastTextBaseline" ? true : nil)
+    }
+
+    func child(role: String) -> LayoutBox? { children.first { $0.node.role == role } }
+}
+
+/// The arguments of one text measurement of a box (its text is the box's).
+struct MeasureKey: Equatable {
+    var font: ResolvedFont, width: Double?, maxLines: Int?
+}
+
+/// A few key–value pairs searched linearly, most recent first; past `limit` the oldest go.
+struct SmallCache<Key: Equatable, Value> {
+    private var entries: [(Key, Value)] = []
+    static var limit: Int { 32 }
+
+    subscript(key: Key) -> Value? {
+        get {
+            for e in entries.reversed() where e.0 == key { return e.1 }
+            return nil
+        }
+        set {
+            guard let newValue else { return }
+            if entries.count >= Self.limit { entries.removeFirst(entries.count / 2) }
+            entries.append((key, newValue))
+        }
+    }
+}
+
+/// Turns untrusted numbers into lengths the layout can use.
+enum Sanitize {
+    /// A fixed length: NaN and ±∞ are ignored (nil), negatives are 0, huge values clamped.
+    static func length(_ v: Double?) -> Double? {
+        guard let v, v.isFinite else { return nil }
+        return min(max(v, 0), LayoutLimits.maxLength)
+    }
+    /// A maximum: like `length`, but `.infinity` is kept.
+    static func maximum(_ v: Double?) -> Double? {
+        guard let v, !v.isNaN else { return nil }
+        if v == .infinity { return v }
+        return min(max(v, 0), LayoutLimits.maxLength)
+    }
+    static func inset(_ v: Double) -> Double { length(v) ?? 0 }
+    static func offset(_ v: JSONValue?) -> Double {
+        guard case .number(let n)? = v, n.isFinite else { return 0 }
+        return min(max(n, -LayoutLimits.maxLength), LayoutLimits.maxLength)
+    }
+    static func frame(_ f: FrameSpec) -> FrameBox {
+        var b = FrameBox(width: length(f.width), height: length(f.height),
+                         minWidth: length(f.minWidth), maxWidth: maximum(f.maxWidth),
+                         minHeight: length(f.minHeight), maxHeight: maximum(f.maxHeight),
+                         alignment: AlignmentSpec(name: f.alignment))
+        if let lo = b.minWidth, let hi = b.maxWidth, hi < lo { b.maxWidth = lo }
+        if let lo = b.minHeight, let hi = b.maxHeight, hi < lo { b.maxHeight = lo }
+        return b
+    }
+    /// A proposal with NaN made unspecified and negatives made 0.
+    static func proposal(_ p: ProposedSize) -> ProposedSize {
+        func one(_ v: Double?) -> Double? {
+            guard let v, !v.isNaN else { return nil }
+            return max(v, 0)
+        }
+        return ProposedSize(width: one(p.width), height: one(p.height))
+    }
+    /// A chosen size that can be drawn: non-finite or negative parts become the proposal (when
+    /// finite) or 0.
+    static func drawable(_ s: Size, _ p: ProposedSize) -> Size {
+        func one(_ v: Double, _ q: Double?) -> Double {
+            if v.isFinite { return min(max(v, 0), LayoutLimits.maxLength) }
+            if let q, q.isFinite { return min(max(q, 0), LayoutLimits.maxLength) }
+            return 0
+        }
+        return Size(width: one(s.width, p.width), height: one(s.height, p.height))
+    }
+}
+
+/// Builds the box tree from a view tree, within `LayoutLimits`.
+struct LayoutBoxBuilder {
+    let now: Date
+    var count = 0
+
+    init(now: Date) { self.now = now }
+
+    mutating func build(_ n: ViewNode, env parent: LayoutEnvironment, depth: Int) -> LayoutBox? {
+        guard n.kind != .empty, depth < LayoutLimits.maxDepth, count < LayoutLimits.maxNodes else { return nil }
+        count += 1
+        var env = parent.applying(n.modifiers)
+        let behaviour: Behaviour
+        var text = ""
+        var kids = n.childNodes
+        if kids.count > LayoutLimits.maxChildren { kids = Array(kids.prefix(LayoutLimits.maxChildren)) }
+        var childEnv = env
+        var synthetic: [ViewNode] = []
+        switch n.kind {
+        case .hstack: behaviour = .stack(.horizontal)
+        case .vstack: behaviour = .stack(.vertical)
+        case .zstack: behaviour = .zstack
+        case .text:
+            behaviour = .text
+            let raw = n.date.map { LiveDateFormatter.format($0, now: now) } ?? n.text ?? ""
+            text = raw.utf8.count > LayoutLimits.maxTextLength && raw.count > LayoutLimits.maxTextLength
+                ? String(raw.prefix(LayoutLimits.maxTextLength)) : raw
+        case .image:
+            let resizable = n.modifiers?.other?["resizable"] == .bool(true)
+            behaviour = .image(resizable: resizable)
+        case .spacer: behaviour = .spacer
+        case .divider: behaviour = .divider
+        case .color, .shape: behaviour = .fill
+        case .label:
+            behaviour = .stack(.horizontal)
+            switch n.style {
+            case "iconOnly": kids = kids.filter { $0.role == "icon" }
+            case "titleOnly": kids = kids.filter { $0.role != "icon" }
+            default: kids = kids.filter { $0.role == "icon" } + kids.filter { $0.role != "icon" }
+            }
+        case .toggle:
+            behaviour = .stack(.horizontal)
+            var s = ViewNode(kind: .spacer); s.role = Self.syntheticSpacer
+            var w = ViewNode(kind: .unknown); w.role = Self.switchRole
+            synthetic = [s, w]
+        case .progress:
+            let determinate = n.value != nil || n.date != nil
+            if n.style == "circular" || !determinate {
+                behaviour = .circularControl(ideal: determinate ? 44 : 20)
+                Self.smallLabels(&childEnv)
+            } else {
+                behaviour = .progressLinear
+            }
+        case .gauge:
+            switch n.style ?? "automatic" {
+            case "accessoryCircular", "accessoryCircularCapacity", "circular":
+                behaviour = .circularControl(ideal: 58)
+                Self.smallLabels(&childEnv)
+            default: behaviour = .gaugeLinear
+            }
+        case .group, .link, .button, .unknown, .empty:
+            behaviour = .stack(parent.parentAxis ?? .vertical)
+        }
+        if n.role == Self.switchRole { return LayoutBox(node: n, behaviour: .fixed(Size(width: 51, height: 31)), env: env, text: "") }
+        if case .stack(let axis) = behaviour { childEnv.parentAxis = axis } else { childEnv.parentAxis = nil }
+        env.parentAxis = parent.parentAxis
+        let box = LayoutBox(node: n, behaviour: behaviour, env: env, text: text)
+        for c in kids + synthetic {
+            if let b = build(c, env: childEnv, depth: depth + 1) { box.children.append(b) }
+        }
+        return box
+    }
+
+    static let switchRole = "_switch"
+    static let syntheticSpacer = "_toggleSpacer"
+
+    /// Control labels drawn inside a ring default to caption sizes and shrink to fit.
+    private static func smallLabels(_ env: inout LayoutEnvironment) {
+        if env.fontSpec == nil { env.fontSpec = FontSpec(style: "caption") }
+        env.minimumScaleFactor = min(env.minimumScaleFactor, 0.5)
+        env.lineLimit = env.lineLimit ?? 1
+    }
+}

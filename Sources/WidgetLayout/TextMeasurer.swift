@@ -1,0 +1,72 @@
+/// The size text takes: what the layout asks the text engine (Pango in `WidgetGraphics`, a
+/// fixed-advance fake in tests).
+public struct TextMeasurement: Hashable, Sendable {
+    /// Width of the widest shown line, in points.
+    public var width: Double
+    /// Height of the shown lines, in points.
+    public var height: Double
+    /// Height of one line (the step between baselines).
+    public var lineHeight: Double
+    /// Distance from the top to the first line's baseline.
+    public var baseline: Double
+    /// Whether lines or characters were cut (an ellipsis "…" is shown).
+    public var truncated: Bool
+
+    public init(width: Double, height: Double, lineHeight: Double, baseline: Double, truncated: Bool) {
+        self.width = width; self.height = height; self.lineHeight = lineHeight; self.baseline = baseline; self.truncated = truncated
+    }
+}
+
+/// Measures text for the layout.
+///
+/// Contract: `text` is wrapped at word boundaries to `width` (nil: not wrapped, only hard line
+/// breaks), at most `maxLines` lines are shown (nil: all), and a cut line ends in "…"; the same
+/// arguments always give the same answer, and a drawing with the same arguments fills exactly
+/// the measured box. Threading: a measurer is used by one layout at a time, on the caller's
+/// thread; implementations need not be thread-safe.
+public protocol TextMeasurer {
+    func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement
+}
+
+/// A measurer with exact, font-independent numbers: every character advances
+/// `advance × size`, a line is `lineHeight × size` tall, words wrap greedily (a word longer than
+/// the line is broken), and a cut line keeps as many characters as fit with "…" (one advance).
+/// For tests and for layouts that must not touch a text engine. A value: safe from any thread.
+public struct FixedAdvanceTextMeasurer: TextMeasurer, Sendable {
+    public var advance: Double
+    public var lineHeight: Double
+    public init(advance: Double = 0.5, lineHeight: Double = 1.2) { self.advance = advance; self.lineHeight = lineHeight }
+
+    public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
+        let a = advance * font.size, lh = lineHeight * font.size
+        let maxChars: Int? = width.map { w in a > 0 ? max(0, Int((w / a + 1e-9).rounded(.down))) : Int.max }
+        var lines: [Int] = []  // characters per line
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard let limit = maxChars else { lines.append(paragraph.count); continue }
+            var current = 0
+            for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
+                var w = word.count
+                let needed = current == 0 ? w : current + 1 + w
+                if needed <= limit { current = needed; continue }
+                if current > 0 { lines.append(current); current = 0 }
+                while w > limit && limit > 0 { lines.append(limit); w -= limit }
+                if limit == 0 { lines.append(0); break }
+                current = w
+            }
+            lines.append(current)
+        }
+        var truncated = false
+        if let m = maxLines, lines.count > max(1, m) {
+            lines = Array(lines.prefix(max(1, m)))
+            truncated = true
+            if let limit = maxChars { lines[lines.count - 1] = limit }
+            else { lines[lines.count - 1] += 1 }
+        }
+        if let limit = maxChars, lines.contains(where: { $0 > limit }) {
+            truncated = true
+            lines = lines.map { min($0, limit) }
+        }
+        let widest = Double(lines.max() ?? 0) * a
+        return TextMeasurement(width: widest, height: Double(lines.count) * lh, lineHeight: lh, baseline: font.size, truncated: truncated)
+    }
+}

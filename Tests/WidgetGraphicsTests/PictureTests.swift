@@ -1,0 +1,158 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+@testable import WidgetGraphics
+import WidgetLayout
+import CCairo
+
+private let fixedNow = Date(timeIntervalSince1970: 1_773_569_400)  // 2026-03-15 10:10:00 UTC
+
+private func tree<V: View>(_ view: V) -> ViewNode { ViewEvaluator.evaluate(view, environment: EnvironmentValues()) }
+
+private func renderer() -> PictureRenderer {
+    _ = PinnedFonts.configured
+    return PictureRenderer()
+}
+
+@Test func pngHasTheFamilysPixelSize() throws {
+    let r = renderer()
+    for (family, scale) in [(WidgetFamily.systemSmall, 1.0), (.systemMedium, 2), (.accessoryCircular, 3)] {
+        let p = try r.render(tree(Text("Hi")), family: family, format: .png, options: PictureOptions(scale: scale, now: fixedNow))
+        let image = try #require(PixelImage.decodePNG(p.bytes))
+        #expect(image.width == Int(family.nominalSize.width * scale))
+        #expect(image.height == Int(family.nominalSize.height * scale))
+    }
+}
+
+@Test func svgIsAnSVGDocument() throws {
+    let p = try renderer().render(tree(VStack { Text("Hello"); Circle().trim(from: 0, to: 0.5).stroke(.red, lineWidth: 4) }),
+                                  family: .systemSmall, format: .svg, options: PictureOptions(now: fixedNow))
+    let s = String(decoding: p.bytes, as: UTF8.self)
+    #expect(s.contains("<svg"))
+    #expect(s.contains("</svg>"))
+}
+
+@Test func unmappedSymbolIsReportedAndDrawn() throws {
+    let r = renderer()
+    let blank = try r.render(tree(Color.clear), family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
+    let p = try r.render(tree(Image(systemName: "no.such.symbol").font(.largeTitle)), family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
+    #expect(p.unmappedSymbols == ["no.such.symbol"])
+    let a = try #require(PixelImage.decodePNG(p.bytes)), b = try #require(PixelImage.decodePNG(blank.bytes))
+    #expect(a.differingPixels(from: b, threshold: 16) > 100)
+    let mapped = try r.render(tree(Image(systemName: "heart.fill")), family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
+    #expect(mapped.unmappedSymbols.isEmpty)
+}
+
+@Test func pangoMeasuresTextStyles() {
+    _ = PinnedFonts.configured
+    let t = PangoText()
+    let body = t.measure("Hello", font: .body, width: nil, maxLines: nil)
+    let large = t.measure("Hello", font: ResolvedFont(size: 34), width: nil, maxLines: nil)
+    #expect(body.width > 20 && body.width < 60)
+    #expect(large.width > body.width * 1.8)
+    let cut = t.measure("Hello wonderful world of widgets", font: .body, width: 60, maxLines: 1)
+    #expect(cut.truncated && cut.width <= 60)
+    let wrapped = t.measure("Hello wonderful world of widgets", font: .body, width: 60, maxLines: nil)
+    #expect(!wrapped.truncated && wrapped.height > body.height * 2.5)
+    // Tabular figures: "1111" as wide as "8888" only with monospacedDigit.
+    var tnum = ResolvedFont.body
+    tnum.monospacedDigit = true
+    #expect(t.measure("1111", font: tnum, width: nil, maxLines: nil).width == t.measure("8888", font: tnum, width: nil, maxLines: nil).width)
+}
+
+@Test func placeholderDrawsBarsNotGlyphs() throws {
+    let r = renderer()
+    let v = tree(Text("Redacted words here").font(.title))
+    let shown = try PixelImage.decodePNG(r.render(v, family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow, redact: false)).bytes)
+    let bars = try PixelImage.decodePNG(r.render(v, family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow, redact: true)).bytes)
+    #expect(try #require(shown).differingPixels(from: try #require(bars), threshold: 32) > 500)
+}
+
+@Test func badInputStillDraws() throws {
+    let r = renderer()
+    var deep = ViewNode(kind: .text); deep.text = "leaf \u{202E}עברית 🙂"
+    for i in 0..<3_000 { deep = ViewNode(kind: i % 2 == 0 ? .vstack : .zstack, children: [deep]) }
+    var big = ViewNode(kind: .text); big.text = String(repeating: "wide ", count: 200_000)
+    var nan = ViewNode(kind: .shape); nan.shape = ShapeInfo(type: "circle"); nan.shape?.lineWidth = .nan; nan.shape?.trimTo = .infinity
+    var m = Modifiers(); m.frame = FrameSpec(width: .nan, height: -5, maxWidth: .infinity); m.rotation = .infinity; m.opacity = .nan
+    nan.modifiers = m
+    let many = ViewNode(kind: .hstack, children: (0..<10_000).map { i -> ViewNode in var t = ViewNode(kind: .image); t.symbol = "sym\(i)"; return t })
+    for family in WidgetFamily.allCases {
+        for root in [deep, big, nan, many] {
+            for format in PictureFormat.allCases {
+                let p = try r.render(root, family: family, format: format, options: PictureOptions(now: fixedNow))
+                #expect(!p.bytes.isEmpty)
+            }
+        }
+    }
+}
+
+@Test func linearGradientRunsFromStartToEnd() throws {
+    let v = tree(Rectangle().fill(LinearGradient(colors: [.red, .blue], startPoint: .top, endPoint: .bottom)))
+    let p = try renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, now: fixedNow))
+    let image = try #require(PixelImage.decodePNG(p.bytes))
+    func rgb(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let px = image.pixels[y * image.width + x]
+        return (Int((px >> 16) & 0xFF), Int((px >> 8) & 0xFF), Int(px & 0xFF))
+    }
+    let top = rgb(79, 4), bottom = rgb(79, 153)
+    #expect(top.0 > 200 && top.2 < 80)
+    #expect(bottom.2 > 200 && bottom.0 < 80)
+}
+
+@Test func roundLineCapReachesPastTheTrimEnd() throws {
+    func ring(_ cap: LineCap) throws -> PixelImage {
+        let v = tree(Circle().trim(from: 0, to: 0.25).stroke(.black, style: StrokeStyle(lineWidth: 20, lineCap: cap)).padding(20))
+        return try #require(PixelImage.decodePNG(renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, now: fixedNow)).bytes))
+    }
+    #expect(try ring(.round).differingPixels(from: ring(.butt), threshold: 64) > 200)
+}
+
+@Test func pngEncoderMatchesCairosWriter() throws {
+    let surface = try #require(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 64, 48))
+    defer { cairo_surface_destroy(surface) }
+    let cr = try #require(cairo_create(surface))
+    for i in 0..<12 {
+        cairo_set_source_rgba(cr, Double(i) / 12, 0.5, 1 - Double(i) / 12, Double(i + 1) / 12)
+        cairo_arc(cr, Double(i * 5), Double(i * 4), 9, 0, 6.3)
+        cairo_fill(cr)
+    }
+    cairo_destroy(cr)
+    let ours = try #require(PNGEncoder.encode(surface))
+    let sink = ByteSink()
+    cairo_surface_write_to_png_stream(surface, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
+    let a = try #require(PixelImage.decodePNG(ours)), b = try #require(PixelImage.decodePNG(sink.bytes))
+    #expect(a.width == 64 && a.height == 48)
+    #expect(a.differingPixels(from: b, threshold: 1) == 0)
+}
+
+@Test func darkAppearanceDrawsADarkWidgetWithLightText() throws {
+    let v = tree(Text("████").font(.system(size: 40)).foregroundStyle(.primary))
+    func rgb(_ appearance: Appearance) throws -> (background: UInt32, center: UInt32) {
+        let p = try renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, appearance: appearance, now: fixedNow))
+        let image = try #require(PixelImage.decodePNG(p.bytes))
+        return (image.pixels[20 * image.width + 79] & 0xFFFFFF, image.pixels[79 * image.width + 79] & 0xFFFFFF)
+    }
+    let light = try rgb(.light), dark = try rgb(.dark)
+    #expect(light.background == 0xFFFFFF)
+    #expect(dark.background == 0x1C1C1E)
+    #expect(light.center == 0x000000)
+    #expect(dark.center == 0xFFFFFF)
+}
+
+@Test func timerProgressIsDrawnAtThePicturesDate() throws {
+    // A countdown over 100 s, drawn 25 s in: the bar is filled to 25 % (counting up) or 75 %
+    // (counting down) of its width, in the tint.
+    let start = fixedNow.addingTimeInterval(-25), end = fixedNow.addingTimeInterval(75)
+    func bar(countsDown: Bool) throws -> [Bool] {
+        let v = tree(ProgressView(timerInterval: start...end, countsDown: countsDown).tint(.red).frame(width: 100))
+        let p = try renderer().render(v, family: .systemSmall, format: .png, options: PictureOptions(scale: 1, now: fixedNow))
+        let image = try #require(PixelImage.decodePNG(p.bytes))
+        let y = (0..<image.height).first { y in (0..<image.width).contains { x in isRed(image.pixels[y * image.width + x]) } } ?? 0
+        return (0..<10).map { i in isRed(image.pixels[(y + 1) * image.width + 29 + 5 + i * 10]) }
+    }
+    func isRed(_ px: UInt32) -> Bool { (px >> 16) & 0xFF > 200 && (px >> 8) & 0xFF < 120 && px & 0xFF < 120 }
+    let up = try bar(countsDown: false), down = try bar(countsDown: true)
+    #expect(up.filter { $0 }.count == 3 || up.filter { $0 }.count == 2)
+    #expect(down.filter { $0 }.count == 7 || down.filter { $0 }.count == 8)
+}
