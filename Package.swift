@@ -1,26 +1,33 @@
 // swift-tools-version:6.0
 // WidgetHost — WidgetKit for Linux. Module map and dependency rules: docs/architecture.md.
+import CompilerPluginSupport
 import PackageDescription
 
 /// Example widget bundles: each is one `.so` (a dynamic library product) that statically links
 /// the SDK. `scripts/install-plugins.sh` copies them into `Plugins/`.
-let exampleBundles: [(product: String, target: String, path: String)] = [
-    ("HabitWidget", "HabitWidget", "Examples/HabitWidget"),
-    ("StatsWidget", "StatsWidget", "Examples/StatsWidget"),
-    ("CardioBotWidgets", "CardioBotWidgets", "Examples/CardioBotWidgets"),
-    ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget"),
-    ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets"),
+let exampleBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] = [
+    ("HabitWidget", "HabitWidget", "Examples/HabitWidget", []),
+    ("StatsWidget", "StatsWidget", "Examples/StatsWidget", []),
+    ("CardioBotWidgets", "CardioBotWidgets", "Examples/CardioBotWidgets", ["Combine"]),
+    ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget", []),
+    ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
 /// built like the examples, never installed.
-let fixtureBundles: [(product: String, target: String, path: String)] = [
-    ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget"),
+let fixtureBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] = [
+    ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget", []),
+    ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine", "WidgetPreviews"]),
+    ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture", []),
 ]
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
 let pluginLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
+
+/// Widget code is Swift 5 code, as widget extensions are: `static var title: LocalizedStringResource`
+/// in intents compiles as written. The project's own code stays in Swift 6 mode.
+let pluginSwiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
     name: "WidgetHost",
@@ -29,10 +36,16 @@ let package = Package(
         .executable(name: "widgethost-desktop", targets: ["widgethost-desktop"]),
         .executable(name: "widgethost-render", targets: ["widgethost-render"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
+        /// `import Combine` for widget code (OpenCombine under Apple's name); only bundles that use it link it.
+        .library(name: "Combine", targets: ["Combine"]),
+        /// `#Preview` for widgets (a swift-syntax macro): only bundles with previews link it.
+        .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -53,14 +66,27 @@ let package = Package(
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         .target(name: "CWidgetPluginABI"),
-        .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI"]),
+        // Landlock system calls for the worker sandbox (docs/limits.md "Sandbox").
+        .target(name: "CSandbox"),
+        /// The SDK's weak `widget_plugin_entry_v1` that reaches a `@main` bundle (C: it calls the plugin's `main`).
+        .target(name: "CWidgetMainEntry", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"]),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
         .target(name: "WidgetLayout", dependencies: ["OpenWidgetKit", "WidgetRendering"]),
         .target(name: "WidgetGraphics", dependencies: ["CCairo", "WidgetLayout", "OpenWidgetKit", "WidgetRendering"]),
+        .macro(name: "WidgetPreviewMacros", dependencies: [
+            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        ]),
+        .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
+        .target(name: "Combine", dependencies: [
+            .product(name: "OpenCombine", package: "OpenCombine"),
+            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+        ]),
         .target(
             name: "WidgetHostCore",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI",
+                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI", "CSandbox",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -71,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "widgethost",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI",
+                "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI", "CSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -98,7 +124,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {
-        .target(name: $0.target, dependencies: ["OpenWidgetKit"], path: $0.path, linkerSettings: pluginLinkerSettings)
+        .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
+                swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings)
     },
     swiftLanguageModes: [.v6]
 )

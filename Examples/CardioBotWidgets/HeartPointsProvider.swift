@@ -1,4 +1,4 @@
-import Dispatch
+import Combine
 import FoundationEssentials
 import OpenWidgetKit
 
@@ -6,10 +6,12 @@ final class HeartPointsProvider: TimelineProvider {
     public typealias Entry = HeartPointsViewModel
 
     let service = HealthService()
+    var snapshotCancellable: AnyCancellable?
+    var timelineCancellable: AnyCancellable?
 
-    // The article sends the service's value through a Combine publisher received on the main
-    // queue; the port reads the service and completes on the main queue the same way.
-    private var entry: Entry { service.today() }
+    private var entryPublisher: AnyPublisher<Entry, Never> {
+        Just(service.today()).eraseToAnyPublisher()
+    }
 
     func placeholder(in with: Context) -> HeartPointsViewModel {
         HeartPointsViewModel(
@@ -19,13 +21,16 @@ final class HeartPointsProvider: TimelineProvider {
         )
     }
 
-    func getSnapshot(in context: Context, completion: @escaping @Sendable (HeartPointsViewModel) -> Void) {
-        let entry = self.entry
-        DispatchQueue.main.async { completion(entry) }
+    func getSnapshot(in context: Context, completion: @escaping (HeartPointsViewModel) -> Void) {
+        snapshotCancellable = entryPublisher
+            .receive(on: DispatchQueue.main)
+            .sink(receiveValue: completion)
     }
 
-    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<HeartPointsViewModel>) -> Void) {
-        let timeline = Timeline(entries: [entry], policy: .atEnd)
-        DispatchQueue.main.async { completion(timeline) }
+    func getTimeline(in context: Context, completion: @escaping (Timeline<HeartPointsViewModel>) -> Void) {
+        timelineCancellable = entryPublisher
+            .map { Timeline(entries: [$0], policy: .atEnd) }
+            .receive(on: DispatchQueue.main)
+            .sink(receiveValue: completion)
     }
 }

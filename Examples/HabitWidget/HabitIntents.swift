@@ -2,8 +2,8 @@ import FoundationEssentials
 import OpenWidgetKit
 
 struct LogHabitIntent: AppIntent {
-    static let title: LocalizedStringResource = "Log Habit"
-    static let description = IntentDescription("Log a habit completion.")
+    static var title: LocalizedStringResource = "Log Habit"
+    static var description = IntentDescription("Log a habit completion.")
 
     // This makes the intent available to widgets
     static var isDiscoverable: Bool { true }
@@ -28,7 +28,7 @@ struct LogHabitIntent: AppIntent {
 
 // Toggle a boolean habit (e.g., "Did you meditate?")
 struct ToggleHabitIntent: AppIntent {
-    static let title: LocalizedStringResource = "Toggle Habit"
+    static var title: LocalizedStringResource = "Toggle Habit"
 
     @Parameter(title: "Completed")
     var isCompleted: Bool

@@ -5,8 +5,8 @@ import OpenWidgetKit
 
 // MARK: - App Intent (user configuration)
 struct StatsConfigIntent: WidgetConfigurationIntent {
-    static let title: LocalizedStringResource = "Stats Widget"
-    static let description = IntentDescription("Shows your daily stats.")
+    static var title: LocalizedStringResource = "Stats Widget"
+    static var description = IntentDescription("Shows your daily stats.")
 
     @Parameter(title: "Stat Type", default: .steps)
     var statType: StatType
@@ -14,8 +14,8 @@ struct StatsConfigIntent: WidgetConfigurationIntent {
 
 enum StatType: String, AppEnum {
     case steps, calories, distance
-    static let typeDisplayRepresentation = TypeDisplayRepresentation(name: "Stat Type")
-    static let caseDisplayRepresentations: [StatType: DisplayRepresentation] = [
+    static var typeDisplayRepresentation = TypeDisplayRepresentation(name: "Stat Type")
+    static var caseDisplayRepresentations: [StatType: DisplayRepresentation] = [
         .steps:    "Steps",
         .calories: "Calories",
         .distance: "Distance"

@@ -4,21 +4,54 @@ import WidgetHostCore
 /// `UVFileWatcher` per directory). A new subdirectory gets its own watch when it appears; a
 /// vanished one loses it. `onChange(path)` runs for every event with the path that changed,
 /// except entries whose name `ignoring` accepts (writers' temp files: nothing is looked up for
-/// them). Loop thread only.
+/// them).
+///
+/// The root itself may go: removed, moved away, replaced by a file. Its parent directory is
+/// watched too, so when a folder of that name is back the tree is watched again at once;
+/// `onRootPresence(false)` runs when the root is lost, `onRootPresence(true)` when it is back
+/// (followed by `onChange(root)`: its content may be new). Loop thread only.
 public final class DirectoryTreeWatcher {
     public let root: String
     private let loop: UVLoop
     private var watchers: [String: UVFileWatcher] = [:]
+    private var parentWatcher: UVFileWatcher?
     private var onChange: (String) -> Void
+    private var onRootPresence: (Bool) -> Void
     private let ignoring: (String) -> Bool
+    /// Whether the root is a watched folder now.
+    public private(set) var rootPresent = false
 
     public init(loop: UVLoop, root: String, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
+                onRootPresence: @escaping (_ present: Bool) -> Void = { _ in },
                 onChange: @escaping (String) -> Void) {
         self.loop = loop
         self.root = root
         self.ignoring = ignoring
         self.onChange = onChange
+        self.onRootPresence = onRootPresence
+        let name = root.lastPathComponent
+        parentWatcher = UVFileWatcher(loop: loop, path: root.deletingLastPathComponent) { [weak self] changed, _, _ in
+            guard let self, changed == nil || changed == name else { return }
+            self.checkRoot()
+        }
         addTree(root)
+        rootPresent = watchers[root] != nil
+        if !rootPresent { onRootPresence(false) }
+    }
+
+    /// Re-reads whether the root is there: lost → its watches go; back → watched again.
+    private func checkRoot() {
+        let present = FileIO.isDirectory(root)
+        if !present {
+            for (p, w) in watchers where !FileIO.isDirectory(p) { w.close(); watchers[p] = nil }
+        } else if watchers[root] == nil {
+            addTree(root)
+        }
+        let now = watchers[root] != nil
+        guard now != rootPresent else { return }
+        rootPresent = now
+        onRootPresence(now)
+        if now { onChange(root) }
     }
 
     /// Directories watched (for tests and status).
@@ -44,13 +77,15 @@ public final class DirectoryTreeWatcher {
         for (p, w) in watchers where !FileIO.isDirectory(p) {
             w.close(); watchers[p] = nil
         }
-        if watchers[root] == nil { addTree(root) }
-        onChange(path)
+        checkRoot()
+        if rootPresent { onChange(path) }  // a lost root is reported by onRootPresence alone
     }
 
     public func close() {
         for w in watchers.values { w.close() }
         watchers = [:]
+        parentWatcher?.close(); parentWatcher = nil
         onChange = { _ in }
+        onRootPresence = { _ in }
     }
 }

@@ -41,6 +41,12 @@ public final class UVPipe: UVHandle {
         })
     }
 
+    /// Stops reading until `startReading()` (the writer blocks once the pipe is full).
+    public func stopReading() {
+        guard !isClosing else { return }
+        uv_read_stop(stream)
+    }
+
     /// Queues `bytes` for writing.
     public func write(_ bytes: [UInt8]) {
         guard !isClosing, !bytes.isEmpty else { return }

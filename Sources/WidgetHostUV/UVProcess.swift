@@ -4,8 +4,10 @@ import Glibc
 #endif
 
 /// A child process started with `uv_spawn`, with its stdin, stdout and stderr as pipes.
-/// `onExit(status, signal)` runs once on the loop thread; the handle is closed after it.
-/// Loop thread only.
+/// `onExit(status, signal)` runs once on the loop thread, when the process itself has exited
+/// (whatever its children still hold open); the handle is closed after it. With `ownGroup` the
+/// child starts a session of its own (`UV_PROCESS_DETACHED`: `setsid()`), so it and everything
+/// it starts can be signalled together with `killGroup`. Loop thread only.
 public final class UVProcess: UVHandle {
     public let stdinPipe: UVPipe
     public let stdoutPipe: UVPipe
@@ -15,7 +17,7 @@ public final class UVProcess: UVHandle {
 
     /// Spawns `executable` with `arguments` (argv[1...]) and exactly `environment`.
     /// On failure the pipes and handle are closed and the libuv error is thrown as text.
-    public init(loop: UVLoop, executable: String, arguments: [String], environment: [String: String],
+    public init(loop: UVLoop, executable: String, arguments: [String], environment: [String: String], ownGroup: Bool = false,
                 onExit: @escaping (_ status: Int64, _ signal: Int32) -> Void) throws(SpawnError) {
         self.onExit = onExit
         stdinPipe = UVPipe(loop: loop)
@@ -47,6 +49,7 @@ public final class UVProcess: UVHandle {
             process.close()
         }
         options.file = UnsafePointer(file)
+        if ownGroup { options.flags = UInt32(UV_PROCESS_DETACHED.rawValue) }
         let rc: Int32 = argv.withUnsafeBufferPointer { a in
             envp.withUnsafeBufferPointer { e in
                 stdio.withUnsafeMutableBufferPointer { s in
@@ -75,6 +78,14 @@ public final class UVProcess: UVHandle {
     public func kill(_ signal: Int32) {
         guard !isClosing else { return }
         _ = uv_process_kill(memory.assumingMemoryBound(to: uv_process_t.self), signal)
+    }
+
+    /// Sends a signal to the process group the child leads (it and whatever it forked, even after
+    /// the child itself has exited). Only for a process started with `ownGroup`: its pid is its
+    /// group's id, and Linux never reuses a pid while a group of that id still has members.
+    public func killGroup(_ signal: Int32) {
+        guard pid > 0 else { return }
+        _ = Glibc.kill(-pid, signal)
     }
 
     public override func didClose() { onExit = { _, _ in } }

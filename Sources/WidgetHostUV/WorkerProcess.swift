@@ -13,7 +13,18 @@ import Glibc
 /// order. Its stderr is read line by line (logged at debug; the last line is the failure reason).
 /// A request that misses its deadline gets the worker SIGKILLed. When the worker exits, every
 /// pending request fails with the reason, and `onExit` runs unless `stop()` was called.
-/// Loop thread only.
+///
+/// The worker leads a process group of its own, and every kill goes to the whole group: a plugin
+/// that forks cannot leave a child behind. The end of a worker is known from its exit (libuv's
+/// exit callback), not from its pipes: at exit the group is killed (so no child it left keeps
+/// running), and the pipes are read to their end for at most `drainMilliseconds` more — a child
+/// that escaped the group (its own `setsid`) and still holds them cannot hide the exit.
+///
+/// A worker's stderr is read at a bounded rate (`stderrBytesPerSecond`, after a burst of
+/// `stderrBurstBytes`): past it the host stops reading for a moment, the pipe fills and the
+/// plugin blocks in `write` — a flood is throttled where it is written instead of costing the
+/// host a core (issue 15); only the last line is kept (the failure reason), and lines are logged
+/// at debug while within the rate. Loop thread only.
 public final class WorkerProcess: WorkerConnection {
     private struct Pending {
         let request: WireRequest
@@ -35,12 +46,29 @@ public final class WorkerProcess: WorkerConnection {
     private var outgoing: [UInt8] = []
     private var flushTimer: UVTimer?
     private var killTimer: UVTimer?
+    private var drainTimer: UVTimer?
+    public static let stderrBytesPerSecond = 256.0 * 1024
+    public static let stderrBurstBytes = 4.0 * 1024 * 1024
+    private var stderrTokens = WorkerProcess.stderrBurstBytes
+    private var stderrRefilled: UInt64 = 0
+    private var stderrPaused = false
+    private var stderrResume: UVTimer?
+    private var floodLogged = false
+    /// How long the pipes are read after the worker exited, for its last answer and stderr line.
+    public static let drainMilliseconds: UInt64 = 500
     private var stderrLine: [UInt8] = []
-    private var lastStderrLine: String?
+    /// The last non-blank stderr line, as bytes (decoded only when it becomes a failure reason).
+    private var lastStderrBytes: [UInt8]?
+    private var lastStderrLine: String? { lastStderrBytes.map { String(decoding: $0, as: UTF8.self) } }
+    /// Lines logged (at debug) in the current second, at most `loggedLinesPerSecond`.
+    private var loggedLines = 0
+    private var loggedSecond: UInt64 = 0
+    private static let loggedLinesPerSecond = 50
     private var stopped = false
     private var exitStatus: (Int64, Int32)?
     private var timedOut: Double?
     private var openStreams = 2
+    private var finished = false
     private var onExit: (WorkerFailure) -> Void
     /// The process keeps its wrapper alive until it has exited and its streams are drained, so
     /// handles are always closed even after the owner lets go (e.g. after `stop()`).
@@ -57,7 +85,7 @@ public final class WorkerProcess: WorkerConnection {
         var exitBox: ((Int64, Int32) -> Void)?
         do {
             process = try UVProcess(loop: loop, executable: executable, arguments: ["worker", "--plugin", pluginPath] + arguments,
-                                    environment: environment) { status, signal in exitBox?(status, signal) }
+                                    environment: environment, ownGroup: true) { status, signal in exitBox?(status, signal) }
         } catch {
             throw WorkerFailure(error.description)
         }
@@ -101,7 +129,7 @@ public final class WorkerProcess: WorkerConnection {
         outgoing = []
         process.stdinPipe.close()  // EOF: the worker exits 0
         if exitStatus == nil {
-            killTimer = UVTimer(loop: loop) { [weak self] in self?.process.kill(SIGKILL) }
+            killTimer = UVTimer(loop: loop) { [weak self] in self?.process.killGroup(SIGKILL) }
             killTimer?.start(milliseconds: 1000)
         }
     }
@@ -117,14 +145,14 @@ public final class WorkerProcess: WorkerConnection {
         if head.deadline > loop.nowMilliseconds { armDeadline(); return }
         timedOut = Double(head.deadline) / 1000
         logger.warning("worker of \(pluginPath) missed its deadline: killed")
-        process.kill(SIGKILL)
+        process.killGroup(SIGKILL)
     }
 
     private func stdoutData(_ bytes: [UInt8]) {
         let frames: [Data]
         do { frames = try decoder.append(bytes) } catch {
             failAll(WorkerFailure("\(pluginPath): \(error)"))
-            process.kill(SIGKILL)
+            process.killGroup(SIGKILL)
             return
         }
         for frame in frames {
@@ -137,6 +165,8 @@ public final class WorkerProcess: WorkerConnection {
             armDeadline()
             do {
                 p.reply(.success(try memo.decode(frame, answering: p.request, payload: p.payload)))
+            } catch let invalid as WireValidationError {
+                p.reply(.failure(WorkerFailure("\(pluginPath): timeline rejected: \(invalid)")))
             } catch {
                 let preview = String(decoding: frame.prefix(80), as: UTF8.self)
                 p.reply(.failure(WorkerFailure("\(pluginPath): the plugin answered with a malformed response (\(frame.count) bytes: \(preview.debugDescription))")))
@@ -145,24 +175,61 @@ public final class WorkerProcess: WorkerConnection {
     }
 
     private func stderrData(_ bytes: [UInt8]) {
-        for b in bytes {
-            if b == 0x0a {
-                let line = String(decoding: stderrLine, as: UTF8.self)
-                stderrLine.removeAll(keepingCapacity: true)
-                if !line.allSatisfy(\.isWhitespace) {
-                    lastStderrLine = line
-                    logger.debug("plugin \(pluginPath.lastPathComponent): \(line)")
+        let now = loop.nowMilliseconds
+        stderrTokens = min(Self.stderrBurstBytes, stderrTokens + Double(now - stderrRefilled) / 1000 * Self.stderrBytesPerSecond)
+        stderrRefilled = now
+        stderrTokens -= Double(bytes.count)
+        if now / 1000 != loggedSecond { loggedSecond = now / 1000; loggedLines = 0 }
+        var start = 0
+        while let nl = bytes[start...].firstIndex(of: 0x0a) {
+            stderrLine.append(contentsOf: bytes[start..<min(nl, start + max(0, 4096 - stderrLine.count))])
+            if !stderrLine.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) {
+                lastStderrBytes = stderrLine
+                if loggedLines < Self.loggedLinesPerSecond {
+                    loggedLines += 1
+                    logger.debug("plugin \(pluginPath.lastPathComponent): \(String(decoding: stderrLine, as: UTF8.self))")
                 }
-            } else if stderrLine.count < 4096 {
-                stderrLine.append(b)
             }
+            stderrLine.removeAll(keepingCapacity: true)
+            start = nl + 1
         }
+        stderrLine.append(contentsOf: bytes[start..<min(bytes.count, start + max(0, 4096 - stderrLine.count))])
+        if stderrTokens < 0 && exitStatus == nil { pauseStderr() }
+    }
+
+    /// Over the rate: stop reading until the bucket has refilled to zero (at least 50 ms).
+    private func pauseStderr() {
+        if !floodLogged {
+            floodLogged = true
+            logger.warning("worker of \(pluginPath) floods its output: read at \(Int(Self.stderrBytesPerSecond / 1024)) KiB/s from now on")
+        }
+        stderrPaused = true
+        process.stderrPipe.stopReading()
+        if stderrResume == nil { stderrResume = UVTimer(loop: loop) { [weak self] in self?.resumeStderr() } }
+        stderrResume?.start(milliseconds: max(50, UInt64(-stderrTokens / Self.stderrBytesPerSecond * 1000)))
+    }
+
+    private func resumeStderr() {
+        guard stderrPaused else { return }
+        stderrPaused = false
+        process.stderrPipe.startReading()
     }
 
     private func exited(status: Int64, signal: Int32) {
         exitStatus = (status, signal)
         deadlineTimer?.stop()
         killTimer?.close(); killTimer = nil
+        process.killGroup(SIGKILL)  // whatever the worker started ends with it
+        resumeStderr()  // drain what is left
+        if openStreams > 0 {
+            drainTimer = UVTimer(loop: loop) { [weak self] in
+                guard let self, self.openStreams > 0 else { return }
+                self.logger.warning("worker of \(self.pluginPath) exited but its pipes are still open (held by a process outside its group): closed")
+                self.openStreams = 0
+                self.finishIfDone()
+            }
+            drainTimer?.start(milliseconds: Self.drainMilliseconds)
+        }
         finishIfDone()
     }
 
@@ -174,8 +241,9 @@ public final class WorkerProcess: WorkerConnection {
     /// Reports the exit once the process has exited and both its output streams are drained,
     /// so the last response and the last stderr line are never lost.
     private func finishIfDone() {
-        guard let (status, signal) = exitStatus, openStreams <= 0 else { return }
-        if !stderrLine.isEmpty { lastStderrLine = String(decoding: stderrLine, as: UTF8.self); stderrLine = [] }
+        guard let (status, signal) = exitStatus, openStreams <= 0, !finished else { return }
+        finished = true
+        if !stderrLine.isEmpty { lastStderrBytes = stderrLine; stderrLine = [] }
         let how = signal != 0 ? "was killed by signal \(signal)" : "exited with status \(status)"
         let reason: String
         if timedOut != nil { reason = "\(pluginPath): worker missed its deadline and was killed" }
@@ -186,6 +254,8 @@ public final class WorkerProcess: WorkerConnection {
         failAll(failure)
         deadlineTimer?.close(); deadlineTimer = nil
         flushTimer?.close(); flushTimer = nil
+        drainTimer?.close(); drainTimer = nil
+        stderrResume?.close(); stderrResume = nil
         process.stdinPipe.close(); process.stdoutPipe.close(); process.stderrPipe.close()
         let cb = onExit
         onExit = { _ in }

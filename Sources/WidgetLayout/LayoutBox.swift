@@ -107,10 +107,10 @@ final class LayoutBox {
         } else {
             offset = (0, 0)
         }
-        if case .object(let a)? = other?["aspectRatio"] {
+        if let mode = node.modifiers?.contentMode {
             var ratio: Double?
-            if case .number(let r)? = a["ratio"], r.isFinite, r > 0 { ratio = min(max(r, 1e-3), 1e3) }
-            aspect = (ratio, a["mode"] == .string("fill"))
+            if let r = node.modifiers?.aspectRatio, r.isFinite, r > 0 { ratio = min(max(r, 1e-3), 1e3) }
+            aspect = (ratio, mode == "fill")
         } else {
             aspect = nil
         }
@@ -253,6 +253,16 @@ struct LayoutBoxBuilder {
             }
         case .group, .link, .button, .unknown, .empty:
             behaviour = .stack(parent.parentAxis ?? .vertical)
+        // Interim layouts of the views the SDK gained with issue 13, until they get their own
+        // rules (docs/widgetkit-parity.md, "Not there yet"): a ViewThatFits shows its first
+        // (largest) candidate; a grid's rows are stacks whose columns do not align across rows;
+        // a lazy grid is one column (vertical) or one row (horizontal).
+        case .viewThatFits:
+            behaviour = .zstack
+            kids = Array(kids.prefix(1))
+        case .grid, .lazyVGrid: behaviour = .stack(.vertical)
+        case .gridRow, .lazyHGrid: behaviour = .stack(.horizontal)
+        case .accessoryWidgetBackground: behaviour = .fill
         }
         if n.role == Self.switchRole { return LayoutBox(node: n, behaviour: .fixed(Size(width: 51, height: 31)), env: env, text: "") }
         if case .stack(let axis) = behaviour { childEnv.parentAxis = axis } else { childEnv.parentAxis = nil }

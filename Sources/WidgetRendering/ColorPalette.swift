@@ -36,7 +36,7 @@ public struct ColorPalette: Hashable, Sendable {
         }
         guard let name = spec.name?.lowercased() else { return nil }
         if let hex = colors[name] { return hex }
-        if name.hasPrefix("fill") { return colors["fill"] }
+        if name.hasPrefix("fill") || name.hasPrefix("material") { return colors["fill"] }
         return nil
     }
 
@@ -57,7 +57,7 @@ public struct ColorPalette: Hashable, Sendable {
         case "secondary": d *= 0.6
         case "tertiary": d *= 0.4
         case "quaternary": d *= 0.25
-        case let n where n.hasPrefix("fill"): d *= 0.3
+        case let n where n.hasPrefix("fill") || n.hasPrefix("material"): d *= 0.3
         default: break
         }
         return d

@@ -57,3 +57,33 @@ extension String {
         return out + "…"
     }
 }
+
+extension String {
+    /// This string cut to at most `width` columns with "…" where `mode` says (`truncationMode`):
+    /// `head` keeps the end ("…ng text"), `middle` both ends ("lo…ext"), anything else the start.
+    func truncated(toWidth width: Int, mode: String) -> String {
+        guard width > 0 else { return "" }
+        if displayWidth(of: self) <= width { return self }
+        func tail(_ chars: [Character], _ budget: Int) -> String {
+            var out: [Character] = []
+            var w = 0
+            for c in chars.reversed() {
+                let cw = displayWidth(of: c)
+                if w + cw > budget { break }
+                out.append(c); w += cw
+            }
+            return String(out.reversed())
+        }
+        let chars = Array(self)
+        switch mode {
+        case "head":
+            return "…" + tail(chars, width - 1).drop { $0 == " " }
+        case "middle":
+            let headWidth = (width - 1 + 1) / 2
+            let head = String(truncated(toWidth: headWidth + 1).dropLast())
+            return head + "…" + tail(chars, width - 1 - displayWidth(of: head)).drop { $0 == " " }
+        default:
+            return truncated(toWidth: width)
+        }
+    }
+}

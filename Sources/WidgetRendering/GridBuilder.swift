@@ -58,13 +58,17 @@ struct GridBuilder {
             node = LayoutNode(.frame(fc), [node])
         }
         if m.hidden == true { node.hidden = true }
+        if env.truncationMode != nil, case .text = node.kind { node.truncation = env.truncationMode }
         if let lp = m.layoutPriority, lp.isFinite { node.priority = lp }
         return node
     }
 
     private func kids(_ n: ViewNode) -> [ViewNode] {
         // `EmptyView` takes no place and no spacing, unless a modifier gives it a frame.
-        (n.children ?? []).prefix(RenderLimits.maxChildren).filter { $0.kind != .empty || $0.modifiers?.frame != nil || $0.modifiers?.padding != nil }
+        // A `widgetLabel` shows in accessory families only (TextRenderer handles it there).
+        (n.children ?? []).prefix(RenderLimits.maxChildren).filter {
+            ($0.kind != .empty || $0.modifiers?.frame != nil || $0.modifiers?.padding != nil) && $0.role != "widgetLabel"
+        }
     }
 
     private func text(_ s: String, _ env: RenderEnv, lineLimit: Int? = nil) -> LayoutNode {
@@ -105,6 +109,31 @@ struct GridBuilder {
             return stack(.vertical, kids(n), env, align: Self.horizontal(n.alignment), spacing: sp)
         case .group, .link, .unknown:
             return stack(.vertical, kids(n), env, align: Self.horizontal(n.alignment), spacing: 0)
+        case .viewThatFits:
+            return LayoutNode(.firstFit(horizontal: n.axes != "vertical", vertical: n.axes != "horizontal"),
+                              kids(n).map { build($0, env, axis: axis) })
+        case .accessoryWidgetBackground:
+            // A backdrop: fills its place, draws nothing on a character grid.
+            return LayoutNode(.shape(nil))
+        case .grid:
+            let rows = kids(n).map { $0.kind == .gridRow ? kids($0) : [$0] }
+            let spanning = kids(n).map { $0.kind != .gridRow }
+            return grid(rows, spanning: spanning, env, align: Self.horizontal(n.alignment),
+                        hSpacing: n.horizontalSpacing.map { Self.columns($0) ?? 1 } ?? 1,
+                        vSpacing: n.spacing.map { Self.rows($0) ?? 0 } ?? 0)
+        case .gridRow:
+            return stack(.horizontal, kids(n), env, align: Self.vertical(n.alignment), spacing: 1)
+        case .lazyVGrid, .lazyHGrid:
+            let cells = kids(n)
+            let count = Self.lanes(n.gridItems ?? [], cells: cells.count)
+            let lanes = stride(from: 0, to: cells.count, by: count).map { Array(cells[$0..<min($0 + count, cells.count)]) }
+            if n.kind == .lazyVGrid {
+                return grid(lanes, spanning: lanes.map { _ in false }, env, align: Self.horizontal(n.alignment), hSpacing: 1,
+                            vSpacing: n.spacing.map { Self.rows($0) ?? 0 } ?? 0)
+            }
+            // A horizontal grid fills columns top to bottom.
+            let columns = lanes.map { LayoutNode(.stack(.vertical, align: -1, spacing: 0), $0.map { build($0, env, axis: .vertical) }) }
+            return LayoutNode(.stack(.horizontal, align: Self.vertical(n.alignment), spacing: n.spacing.map { Self.columns($0) ?? 1 } ?? 1), columns)
         case .zstack:
             let ks = kids(n)
             let children = ks.enumerated().map { i, c in build(c, env, axis: nil, backdrop: i == 0 && ks.count > 1) }
@@ -129,6 +158,46 @@ struct GridBuilder {
             let d = env.options.palette.density(spec) * env.style.opacity
             return LayoutNode(.shape(ShapeDrawing.shade(d).map { ShapePaint(type: "rectangle", fill: $0, stroke: nil) }))
         }
+    }
+
+    /// How many cells a lazy grid puts in one row (`lazyVGrid`) or column (`lazyHGrid`): one
+    /// per `fixed`/`flexible` item; an `adaptive` item as many as fit a medium widget's width
+    /// (329 pt), at least one.
+    static func lanes(_ items: [GridItemSpec], cells: Int) -> Int {
+        var count = 0
+        for item in items {
+            if item.size == "adaptive" {
+                let minimum = max(item.minimum ?? 50, 1) + (item.spacing ?? 8)
+                count += max(1, Int(329 / minimum))
+            } else {
+                count += 1
+            }
+        }
+        return max(1, min(count, max(cells, 1)))
+    }
+
+    /// Rows of cells whose columns line up: each cell gets the width of its column's widest
+    /// cell (its ideal width); `spanning` rows (a `Divider` in a `Grid`) take the whole width.
+    private mutating func grid(_ rows: [[ViewNode]], spanning: [Bool], _ env: RenderEnv, align: Align,
+                               hSpacing: Int, vSpacing: Int) -> LayoutNode {
+        let built = rows.map { $0.map { build($0, env, axis: .horizontal) } }
+        var widths: [Int] = []
+        for (i, row) in built.enumerated() where !spanning[i] {
+            for (j, cell) in row.enumerated() {
+                let w = GridLayout.size(cell, Proposal(width: nil, height: nil)).width
+                if j < widths.count { widths[j] = max(widths[j], w) } else { widths.append(w) }
+            }
+        }
+        let lines = built.enumerated().map { i, row -> LayoutNode in
+            if spanning[i] { return row.first ?? LayoutNode(.empty) }
+            let cells = row.enumerated().map { j, cell -> LayoutNode in
+                var f = FrameCells(width: widths[j])
+                f.alignX = align
+                return LayoutNode(.frame(f), [cell])
+            }
+            return LayoutNode(.stack(.horizontal, align: 0, spacing: hSpacing), cells)
+        }
+        return LayoutNode(.stack(.vertical, align: -1, spacing: vSpacing), lines)
     }
 
     private func paint(_ n: ViewNode, _ env: RenderEnv) -> ShapePaint {

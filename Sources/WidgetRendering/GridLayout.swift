@@ -72,12 +72,17 @@ final class LayoutNode {
         case zstack(x: Align, y: Align)
         case padding(top: Int, leading: Int, bottom: Int, trailing: Int)
         case frame(FrameCells)
+        /// `ViewThatFits`: shows the first child whose ideal size fits the proposal on the
+        /// constrained axes (a nil proposal fits anything), else the last child.
+        case firstFit(horizontal: Bool, vertical: Bool)
     }
 
     let kind: Kind
     var children: [LayoutNode]
     var hidden = false
     var priority = 0.0
+    /// Where a one-line text that does not fit is cut: `head`, `middle`, or nil (the tail).
+    var truncation: String?
     fileprivate var sizes: [Proposal: CellSize] = [:]
     fileprivate var wrapped: [Proposal: [String]] = [:]
 
@@ -147,7 +152,22 @@ enum GridLayout {
         case .frame(let f):
             guard let c = n.children.first else { return frameSize(f, child: .zero, p) }
             return frameSize(f, child: size(c, frameChildProposal(f, p)), p)
+        case .firstFit:
+            guard let c = fitting(n, p) else { return .zero }
+            return size(c, p)
         }
+    }
+
+    /// The child a `firstFit` node shows for `p`.
+    static func fitting(_ n: LayoutNode, _ p: Proposal) -> LayoutNode? {
+        guard case .firstFit(let h, let v) = n.kind else { return nil }
+        for c in n.children {
+            let ideal = size(c, Proposal(width: h ? nil : p.width, height: v ? nil : p.height))
+            let fitsX = !h || p.width.map { ideal.width <= $0 } ?? true
+            let fitsY = !v || p.height.map { ideal.height <= $0 } ?? true
+            if fitsX && fitsY { return c }
+        }
+        return n.children.last
     }
 
     static func inset(_ p: Proposal, _ t: Int, _ l: Int, _ b: Int, _ r: Int) -> Proposal {
@@ -246,7 +266,8 @@ enum GridLayout {
             if w <= 0 { lines = [""] }
             else if maxLines == 1 {
                 let first = s.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-                lines = [(s.contains("\n") && displayWidth(of: first) < w ? first + "…" : first).truncated(toWidth: w)]
+                let line = s.contains("\n") && displayWidth(of: first) < w ? first + "…" : first
+                lines = [n.truncation.map { line.truncated(toWidth: w, mode: $0) } ?? line.truncated(toWidth: w)]
             } else {
                 lines = wrap(s, width: w, maxLines: maxLines + 1)
             }
@@ -345,6 +366,9 @@ enum GridLayout {
             let cs = size(c, cp)
             place(c, x: x + offset(f.alignX, child: cs.width, in: s.width), y: y + offset(f.alignY, child: cs.height, in: s.height),
                   size: cs, proposal: cp, on: &canvas)
+        case .firstFit:
+            guard let c = fitting(n, p) else { return }
+            place(c, x: x, y: y, size: size(c, p), proposal: p, on: &canvas)
         }
     }
 }

@@ -24,6 +24,8 @@ enum AccessoryLine {
 /// buttons as "[title]", toggles as "[x] title". Bounded by `RenderLimits`.
 struct InlineFlattener {
     private var budget = RenderLimits.maxNodes
+    /// The columns a `ViewThatFits` candidate must fit in to be chosen.
+    var width = Int.max
 
     /// The items of `node` in environment `env` (the environment of its parent).
     mutating func items(_ n: ViewNode, _ parent: RenderEnv) -> [InlineItem] {
@@ -36,11 +38,22 @@ struct InlineFlattener {
         guard budget > 0, parent.depth < RenderLimits.maxDepth else { return }
         budget -= 1
         let env = parent.applying(n.modifiers)
-        if n.modifiers?.hidden == true { return }
+        if n.modifiers?.hidden == true || n.role == "widgetLabel" { return }
         switch n.kind {
+        case .viewThatFits:
+            // The first candidate whose one-line rendering fits, else the last.
+            let candidates = Array(limited(n))
+            for (i, c) in candidates.enumerated() {
+                let item = join(items(c, env))
+                let w = item.reduce(0) { $0 + displayWidth(of: $1.text) }
+                if w <= width || i == candidates.count - 1 {
+                    if !item.isEmpty { out.append(item) }
+                    return
+                }
+            }
         case .text:
-            let s = env.text(of: n)
-            if !s.isEmpty { out.append([Run(text: s, style: env.style)]) }
+            let runs = env.runs(of: n).filter { !$0.text.isEmpty }
+            if !runs.isEmpty { out.append(runs) }
         case .image:
             if let s = n.symbol { out.append([Run(text: env.glyph(s), style: env.style)]) }
             else if let t = n.text, !t.isEmpty { out.append([Run(text: env.display(t), style: env.style)]) }
@@ -55,11 +68,19 @@ struct InlineFlattener {
         case .button:
             var inner = join(contentItems(n, env))
             if inner.isEmpty, let t = n.action?.title ?? n.text { inner = [Run(text: env.display(t), style: env.style)] }
-            out.append([Run(text: "[", style: env.style)] + inner + [Run(text: "]", style: env.style)])
+            // `.buttonStyle(.plain)` / `.borderless`: the label alone, as SwiftUI draws it.
+            if n.style == "plain" || n.style == "borderless" { out.append(inner) }
+            else { out.append([Run(text: "[", style: env.style)] + inner + [Run(text: "]", style: env.style)]) }
         case .toggle:
             let mark = (n.isOn ?? false) ? "[x]" : "[ ]"
             var inner = join(contentItems(n, env))
             if inner.isEmpty, let t = n.text ?? n.action?.title { inner = [Run(text: env.display(t), style: env.style)] }
+            if n.style == "button" {
+                // `.toggleStyle(.button)`: a button, marked while on.
+                let on = (n.isOn ?? false) ? [Run(text: "✓ ", style: env.style)] : []
+                out.append([Run(text: "[", style: env.style)] + on + inner + [Run(text: "]", style: env.style)])
+                return
+            }
             out.append([Run(text: mark, style: env.style)] + (inner.isEmpty ? [] : [Run(text: " ", style: RunStyle())] + inner))
         case .spacer, .divider, .shape, .color, .empty:
             return
@@ -115,9 +136,9 @@ struct InlineFlattener {
     private mutating func collectLines(_ n: ViewNode, _ parent: RenderEnv, into out: inout [AccessoryLine]) {
         guard budget > 0, parent.depth < RenderLimits.maxDepth, out.count < 16 else { return }
         let env = parent.applying(n.modifiers)
-        if n.modifiers?.hidden == true { return }
+        if n.modifiers?.hidden == true || n.role == "widgetLabel" { return }
         switch n.kind {
-        case .vstack, .group, .zstack, .link, .unknown:
+        case .vstack, .group, .zstack, .link, .unknown, .grid, .lazyVGrid:
             budget -= 1
             for c in limited(n) { collectLines(c, env, into: &out) }
         case .progress where !Self.isCircular(n), .gauge where !Self.isCircular(n):

@@ -5,7 +5,8 @@ import OpenWidgetKit
 /// Turns the live dates of a view tree (`DateText`) into text at a given instant, the way
 /// WidgetKit does on a device, and says when that text next changes.
 ///
-/// Styles: `time` ("14:05", local), `date` ("21 Nov 2026", local), `relative` ("2 hr, 5 min",
+/// Styles: `time` ("14:05", or "2:05 PM" for en_US; local), `date` ("21 Nov 2026",
+/// "November 21, 2026" for en_US, "21. November 2026" for de_DE; local), `relative` ("2 hr, 5 min",
 /// "5 min, 3 sec", "12 sec"; the distance either way), `offset` ("+2 hours" for a future date,
 /// "-5 minutes" for a past one; largest whole unit), `timer` ("4:05", "1:02:03"; counting up from
 /// a past date, down to a future one, or within `start…end`), `range` ("14:00–15:30") and
@@ -18,13 +19,14 @@ import OpenWidgetKit
 /// the `TZ` environment variable is honoured. Pure functions of their arguments and the process
 /// time zone: safe from any thread.
 public enum LiveDateFormatter {
-    /// The text of `d` at `now`.
-    public static func format(_ d: DateText, now: Date) -> String {
+    /// The text of `d` at `now`, times and dates in `locale`'s formats (`LocaleFormats.posix`
+    /// by default; the host passes the user's, `LocaleFormats.currentTime`).
+    public static func format(_ d: DateText, now: Date, locale: LocaleFormats = .posix) -> String {
         switch d.style {
         case "time":
-            return (d.date ?? d.start).map { local($0, "%H:%M") } ?? ""
+            return (d.date ?? d.start).map { time($0, locale) } ?? ""
         case "date":
-            return (d.date ?? d.start).map { local($0, "%-d %b %Y") } ?? ""
+            return (d.date ?? d.start).map { longDate($0, locale) } ?? ""
         case "relative":
             guard let date = d.date ?? d.start else { return "" }
             return relative(magnitude(steps(now, date)))
@@ -37,9 +39,9 @@ public enum LiveDateFormatter {
         case "range":
             guard let s = d.start ?? d.date, let e = d.end else { return (d.start ?? d.date).map { local($0, "%H:%M") } ?? "" }
             if local(s, "%Y%m%d") == local(e, "%Y%m%d") {
-                return local(s, "%H:%M") + "–" + local(e, "%H:%M")
+                return time(s, locale) + "–" + time(e, locale)
             }
-            return local(s, "%-d %b %H:%M") + " – " + local(e, "%-d %b %H:%M")
+            return local(s, "%-d %b ") + time(s, locale) + " – " + local(e, "%-d %b ") + time(e, locale)
         case "progress":
             return fraction(d, now: now).map { percent($0) } ?? ""
         default:
@@ -182,6 +184,29 @@ public enum LiveDateFormatter {
     static func percent(_ f: Double) -> String {
         guard f.isFinite else { return "0%" }
         return "\(Int((min(max(f, 0), 1) * 100).rounded()))%"
+    }
+
+    /// The local time of day of `date` in `locale`'s format.
+    static func time(_ date: Date, _ locale: LocaleFormats) -> String {
+        guard let tm = localTime(date) else { return "" }
+        return locale.time(hour: Int(tm.tm_hour), minute: Int(tm.tm_min))
+    }
+
+    /// The local date of `date` in `locale`'s long format.
+    static func longDate(_ date: Date, _ locale: LocaleFormats) -> String {
+        guard let tm = localTime(date) else { return "" }
+        return locale.longDate(day: Int(tm.tm_mday), month: Int(tm.tm_mon) + 1, year: Int(tm.tm_year) + 1900)
+    }
+
+    /// `date` broken down in the process's local time zone (`TZ` honoured).
+    static func localTime(_ date: Date) -> tm? {
+        let secs = date.timeIntervalSince1970
+        guard secs.isFinite, abs(secs) < 1e15 else { return nil }
+        var t = time_t(secs.rounded(.down))
+        var out = tm()
+        tzset()
+        guard localtime_r(&t, &out) != nil else { return nil }
+        return out
     }
 
     /// `strftime` of `date` in the process's local time zone (`TZ` honoured).

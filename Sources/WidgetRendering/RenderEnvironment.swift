@@ -35,6 +35,10 @@ struct RenderEnv {
     var rotation: Double = 0
     var lineLimit: Int?
     var textAlignment: String?
+    /// `textCase`: `uppercase`, `lowercase`, or nil/`none` (as written).
+    var textCase: String?
+    /// `truncationMode`: `head`, `middle`, or nil (the tail).
+    var truncationMode: String?
     var depth = 0
 
     init(root: ViewNode, options: RenderOptions) {
@@ -52,6 +56,10 @@ struct RenderEnv {
             if f.design == "monospaced" { e.style.monospaced = true }
             if f.italic == true { e.style.italic = true }
         }
+        if m.fontDesign == "monospaced" || m.monospaced == true { e.style.monospaced = true }
+        if m.monospaced == false { e.style.monospaced = false }
+        if let c = m.textCase { e.textCase = c }
+        if let t = m.truncationMode { e.truncationMode = t }
         if let w = m.weight { e.style.weight = w }
         if let i = m.italic { e.style.italic = i }
         if let d = m.monospacedDigit { e.style.monospacedDigit = d }
@@ -74,7 +82,12 @@ struct RenderEnv {
 
     /// `s` as shown here: letters and digits become "▒" (one per column) when redacted.
     func display(_ s: String) -> String {
-        redacts ? Self.redacted(s) : s
+        let cased = switch textCase {
+        case "uppercase": s.uppercased()
+        case "lowercase": s.lowercased()
+        default: s
+        }
+        return redacts ? Self.redacted(cased) : cased
     }
 
     /// The glyph of an SF Symbol as shown here.
@@ -92,10 +105,20 @@ struct RenderEnv {
         return out
     }
 
-    /// The text a `text` node shows: its live date at `now`, else its text.
+    /// The text a `text` node shows: its live date at `now`, else its text; for a
+    /// concatenation (`Text + Text`), its runs' texts in order.
     func text(of n: ViewNode) -> String {
-        if let d = n.date { return display(LiveDateFormatter.format(d, now: options.now)) }
+        if let runs = n.children, n.kind == .text {
+            return runs.prefix(RenderLimits.maxChildren).map { applying($0.modifiers).text(of: $0) }.joined()
+        }
+        if let d = n.date { return display(LiveDateFormatter.format(d, now: options.now, locale: options.locale)) }
         return display(n.text ?? "")
+    }
+
+    /// The styled runs a `text` node shows: one per run of a concatenation, else one.
+    func runs(of n: ViewNode) -> [Run] {
+        guard let runs = n.children, n.kind == .text else { return [Run(text: text(of: n), style: style)] }
+        return runs.prefix(RenderLimits.maxChildren).flatMap { applying($0.modifiers).runs(of: $0) }
     }
 }
 

@@ -36,6 +36,10 @@ public struct RenderOptions: Hashable, Sendable {
     public var size: GridSize?
     /// Colours for the renderers that show them (Pango).
     public var palette: ColorPalette
+    /// The formats of live times and dates. Default `posix` (24-hour, `22 Nov 2026`), so a
+    /// rendering does not depend on the machine; the host and `preview` pass the user's
+    /// (`LocaleFormats.currentTime`).
+    public var locale: LocaleFormats = .posix
 
     public init(glyphs: GlyphMap = .unicode, redact: Bool? = nil, redactPrivate: Bool = false,
                 now: Date = Date(), size: GridSize? = nil, palette: ColorPalette = .system) {

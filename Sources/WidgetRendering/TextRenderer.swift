@@ -50,15 +50,23 @@ public enum TextRenderer {
     /// The one-line rendering as styled runs (Pango and waybar build on it).
     static func inlineRuns(_ node: ViewNode, family: WidgetFamily = .accessoryInline, options: RenderOptions) -> [Run] {
         var f = InlineFlattener()
+        f.width = options.inlineWidth(for: family)
         let env = RenderEnv(root: node, options: options)
-        return InlineFlattener.fit(f.join(f.items(node, env)), width: options.inlineWidth(for: family))
+        return InlineFlattener.fit(f.join(f.items(node, env)), width: f.width)
     }
 
     /// The rows of the system-family layout.
     static func grid(_ node: ViewNode, family: WidgetFamily, options: RenderOptions) -> [String] {
         let g = options.grid(for: family)
         var b = GridBuilder()
-        let root = b.build(node, RenderEnv(root: node, options: options), axis: nil)
+        var root = b.build(node, RenderEnv(root: node, options: options), axis: nil)
+        // The content margins the SDK put on the root (16 pt on the home-screen families, zero
+        // after `.contentMarginsDisabled()`; absent from trees of older SDKs).
+        if let m = node.modifiers?.contentMargins {
+            let t = GridBuilder.rows(m.top) ?? 0, l = GridBuilder.columns(m.leading) ?? 0
+            let bo = GridBuilder.rows(m.bottom) ?? 0, r = GridBuilder.columns(m.trailing) ?? 0
+            if t + l + bo + r > 0 { root = LayoutNode(.padding(top: t, leading: l, bottom: bo, trailing: r), [root]) }
+        }
         return GridLayout.render(root, columns: g.columns, rows: g.rows)
     }
 
@@ -76,7 +84,22 @@ public enum TextRenderer {
         }
     }
 
+    /// The accessoryCircular lines: the content's, with a `widgetLabel` (if any) as the last
+    /// of the two lines, as iOS shows it under the gauge.
     static func circular(_ node: ViewNode, options: RenderOptions) -> [String] {
+        var lines = circularContent(node, options: options)
+        guard let label = TreeQuery.first(in: node, where: { $0.role == "widgetLabel" }) else { return lines }
+        let width = options.grid(for: .accessoryCircular).columns
+        var f = InlineFlattener()
+        var unlabelled = label
+        unlabelled.role = nil
+        let text = InlineFlattener.fit(f.join(f.items(unlabelled, RenderEnv(root: node, options: options))), width: width).map(\.text).joined()
+        guard !text.isEmpty else { return lines }
+        lines = Array(lines.prefix(1)) + [text]
+        return lines
+    }
+
+    static func circularContent(_ node: ViewNode, options: RenderOptions) -> [String] {
         let width = options.grid(for: .accessoryCircular).columns
         let env = RenderEnv(root: node, options: options)
         var f = InlineFlattener()

@@ -16,22 +16,24 @@ final class RunningDaemon {
     static let defaultConfig = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}}"#
 
     /// - Parameters:
+    ///   - wrapper: runs the host under another program (e.g. `prlimit --nofile=64 --`).
     ///   - environment: variables set (or replaced; removed when nil) for the daemon on top of the test's own.
     ///   - arguments: replace the default `--stdout jsonl --log-level debug`.
-    ///   - prepare: called with the directory before the daemon starts (e.g. to put plugins in).
-    init(config: String = RunningDaemon.defaultConfig, environment: [String: String?] = [:],
+    ///   - prepare: called with the directory before the daemon starts (a state a previous run left, plugins present at start).
+    init(config: String = RunningDaemon.defaultConfig, wrapper: [String] = [], environment: [String: String?] = [:],
          arguments: [String] = ["--stdout", "jsonl", "--log-level", "debug"], prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
         try prepare(dir.path)
         FileManagerFree.write(dir.path + "/config.json", config)
+        try prepare(dir.path)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, dir.path + "/stdout.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, dir.path + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = [TestPaths.widgethost, "run", "--config", dir.path + "/config.json"] + arguments
+        let argv = wrapper + [TestPaths.widgethost, "run", "--config", dir.path + "/config.json"] + arguments
         let cArgv = argv.map { strdup($0) } + [nil]
         var env = currentEnvironment()
         for (k, v) in environment {
@@ -40,12 +42,14 @@ final class RunningDaemon {
         }
         let cEnv = env.map { strdup($0) } + [nil]
         defer { cArgv.forEach { free($0) }; cEnv.forEach { free($0) } }
-        let rc = posix_spawn(&pid, TestPaths.widgethost, &actions, nil, cArgv, cEnv)
+        let rc = posix_spawn(&pid, argv[0], &actions, nil, cArgv, cEnv)
         try #require(rc == 0, "cannot start widgethost: \(rc)")
     }
 
     deinit {
         if exitStatus == nil { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        // Whatever a fixture plugin started and kept out of its worker's group: leave nothing running.
+        for p in processesMentioning(dir.path) { kill(p, SIGKILL) }
         dir.remove()
     }
 

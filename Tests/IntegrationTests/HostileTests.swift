@@ -47,7 +47,7 @@ func buildHostile(in dir: String, name: String, defines: [String]) throws -> Str
     /// Starts a host with the ticker and `hostileSo` (as hostile.so), waits for the ticker, runs
     /// `during` then checks the ticker kept time for `seconds` and the host is still alive.
     func withHostile(_ hostileSo: (String) throws -> String, seconds: Double = 6,
-                     _ check: (RunningDaemon) -> Void) throws {
+                     _ check: (RunningDaemon) throws -> Void) throws {
         let d = try RunningDaemon(config: Self.config)
         d.install(try buildHostile(in: d.dir.path, name: "ticker", defines: ["TICKER"]), as: "ticker.so")
         #expect(eventually { d.text(ticker)?.hasPrefix("t1 ") == true }, "stderr:\n\(d.stderr)")
@@ -57,7 +57,7 @@ func buildHostile(in dir: String, name: String, defines: [String]) throws -> Str
         #expect(swaps >= Int(seconds) - 2, "the ticker kept swapping")
         #expect(worst < 1.0, "the ticker's entries were late by \(worst) s")
         #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil, "the host is still running")
-        check(d)
+        try check(d)
     }
 
     func mode(_ m: Int) -> (String) throws -> String {

@@ -26,6 +26,8 @@ enum TestPaths {
 
     static func plugin(_ product: String) -> String { products + "/lib\(product).so" }
 
+    static let appleStyleProduct = "AppleStyleWidget"
+    static let mainWidgetProduct = "MainWidgetFixture"
     static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets"]
 }
 
@@ -79,7 +81,8 @@ func currentEnvironment() -> [String] {
     var out: [String] = []
     var p = environ
     while let e = p.pointee { out.append(String(cString: e)); p += 1 }
-    return out
+    // Spawned hosts format times and numbers in the POSIX locale whatever the machine's LANG.
+    return out.filter { !$0.hasPrefix("LC_ALL=") } + ["LC_ALL=C.UTF-8"]
 }
 
 /// Small file helpers without Foundation's FileManager.
@@ -138,7 +141,8 @@ func shiftedClockEnvironment(at instant: Date, timeZone: String = "UTC") throws 
     let library = try #require(ShiftedClock.library, "cannot build Fixtures/shifted_clock.c")
     let outer = getenv("SHIFTED_CLOCK_OFFSET").flatMap { Double(String(cString: $0)) } ?? 0
     let offset = instant.timeIntervalSince1970 - Date().timeIntervalSince1970 + outer
-    return ["LD_PRELOAD": library, "SHIFTED_CLOCK_OFFSET": String(offset), "TZ": timeZone]
+    // LC_ALL: the POSIX formats whatever the machine's LANG (a test that wants a locale sets it).
+    return ["LD_PRELOAD": library, "SHIFTED_CLOCK_OFFSET": String(offset), "TZ": timeZone, "LC_ALL": "C.UTF-8"]
 }
 
 /// The environment that runs a one-shot command (`preview --png`) with its wall clock standing

@@ -32,8 +32,13 @@ func everyFieldNode() -> ViewNode {
 /// The direct reader of plugin answers (issue 6) must give exactly what `JSONDecoder` gives, and
 /// leave to it whatever it does not handle.
 @Suite struct WireJSONReaderTests {
+    /// JSONDecoder's verdict, then `WireValidation`'s (which `decodeResponse` applies either way).
     func viaJSONDecoder(_ data: Data) -> Result<WireResponse, any Error> {
-        Result { try WireCodec.decode(WireResponse.self, from: data) }
+        Result {
+            let r = try WireCodec.decode(WireResponse.self, from: data)
+            if let problem = WireValidation.problem(in: r) { throw WireValidationError(problem) }
+            return r
+        }
     }
 
     /// Both decoders agree: the same value, or both reject it.
@@ -76,6 +81,8 @@ func everyFieldNode() -> ViewNode {
         #" { "ok" : true , "entries" : [ { "view" : { "text" : "x" , "kind" : "hstack" } , "date" : -12.5e2 } ] , "policy" : null } "#,
         #"{"ok":true,"entries":[{"date":1,"view":{"kind":"sparkles","children":[{"kind":"text"}],"future":{"a":[1,{"b":null}],"c":"d"}}}]}"#,
         #"{"ok":true,"entries":[{"date":1,"view":{"kind":"gauge","value":"inf","bounds":["-inf",1E3],"spacing":null}}]}"#,
+        #"{"ok":true,"entries":[{"date":1,"view":{"kind":"text","modifiers":{"frame":{"maxWidth":"inf","minWidth":"-inf"}}}}]}"#,
+        #"{"ok":true,"entries":[{"date":1,"view":{"kind":"gauge","value":0.5,"bounds":[-1,1E3],"modifiers":{"frame":{"maxWidth":"inf"}}}}]}"#,
         #"{"ok":true,"entries":[{"date":1,"view":{"kind":"text","modifiers":{"lineLimit":2,"other":{"x":"inf","y":[true,false,null]}}}}]}"#,
         #"{"ok":false,"error":"boom","entries":null}"#,
         #"{"ok":true,"entries":[],"reloadRequests":[],"policy":{"type":"atEnd"}}"#,

@@ -8,17 +8,35 @@ import Testing
     @Test func firstEventFiresAtOnceAndABurstCoalesces() {
         let loop = VirtualLoop()
         var fired: [Double] = []
-        let throttle = BurstThrottle(loop: loop, window: 0.1) { fired.append(loop.monotonic) }
+        var leading: [Bool] = []
+        let throttle = BurstThrottle(loop: loop, window: 0.1) { fired.append(loop.monotonic); leading.append($0) }
         throttle.signal()
         #expect(fired == [0], "no latency for the first event")
         for _ in 0..<20 { loop.advance(by: 0.004); throttle.signal() }   // a burst over 80 ms
         #expect(fired.count == 1)
-        loop.advance(by: 0.05)
-        #expect(fired.count == 2, "one trailing reload covers the whole burst")
+        loop.advance(by: 0.15)
+        #expect(fired.count == 2, "one trailing reload covers the whole burst, once a window passed quietly")
         loop.advance(by: 1)
         #expect(fired.count == 2)
         throttle.signal()
         #expect(fired.count == 3 && fired.last == loop.monotonic, "a later change fires at once again")
+        #expect(leading == [true, false, true], "the trailing call only completes the burst")
+    }
+
+    /// A 1 GB write into a container was charged as 25 reloads (issue 15): a burst of events for
+    /// 3 s is one leading call and one trailing call.
+    @Test func aLongBurstIsOneLeadingAndOneTrailingCall() {
+        let loop = VirtualLoop()
+        var leading: [Bool] = []
+        let throttle = BurstThrottle(loop: loop, window: 0.1) { leading.append($0) }
+        for _ in 0..<300 { throttle.signal(); loop.advance(by: 0.01) }
+        loop.advance(by: 1)
+        #expect(leading == [true, false])
+        // A stream that never pauses is still refreshed, budgeted, every maxBurst (5 s).
+        leading = []
+        for _ in 0..<1200 { throttle.signal(); loop.advance(by: 0.01) }
+        loop.advance(by: 1)
+        #expect(leading.filter { $0 }.count == 3 && leading.last == false, "\(leading)")
     }
 }
 

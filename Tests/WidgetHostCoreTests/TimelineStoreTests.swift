@@ -58,4 +58,25 @@ import Testing
         #expect(store.writeCount == 3)
         #expect(onDisk(dir) == "v2")
     }
+
+    /// A state file with a "nan" date (saved by a host that did not validate) killed every
+    /// restart in `showSavedTimelines` (issue 15): now it is set aside, logged, and never read.
+    @Test func aSavedTimelineThatDoesNotValidateIsSetAside() throws {
+        let dir = TestDirectory(); defer { dir.remove() }
+        let plugins = TestDirectory(); defer { plugins.remove() }
+        try FileIO.writeAtomically(Data("elf".utf8), to: plugins.path + "/b.so")
+        let poisoned = #"{"bundle":"b.so","entries":[{"date":"nan","view":{"kind":"text","text":"x"}}],"family":"systemSmall","kind":"k","parameters":{}}"#
+        let badPolicy = #"{"bundle":"b.so","entries":[{"date":1,"view":{"kind":"text"}}],"family":"systemSmall","kind":"k","parameters":{},"policy":{"type":"after","date":"inf"}}"#
+        try FileIO.writeAtomically(Data(poisoned.utf8), to: dir.path + "/w.json")
+        try FileIO.writeAtomically(Data(badPolicy.utf8), to: dir.path + "/v.json")
+        try FileIO.writeAtomically(Data("{\"bundle\":".utf8), to: dir.path + "/torn.json")
+        let store = TimelineStore(directory: dir.path, logger: Logger(label: "test"))
+        #expect(store.saved(pluginDirectory: plugins.path).isEmpty)
+        #expect(store.load(for: spec) == nil)
+        let names = Set(FileIO.list(dir.path) ?? [])
+        #expect(names == ["w.json.rejected", "v.json.rejected", "torn.json.rejected"], "\(names)")
+        // A good timeline saved afterwards is read back as before.
+        store.save(entries: [textEntry(t0, "good")], policy: nil, for: spec)
+        #expect(onDisk(dir) == "good")
+    }
 }

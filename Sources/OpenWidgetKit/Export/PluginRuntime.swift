@@ -12,16 +12,21 @@ final class PluginRuntime: @unchecked Sendable {
     let bundleId: String
     let records: [WidgetRecord]
     let appGroups: [String]
+    let permissions: [String]
 
-    init(bundleId: String, records: [WidgetRecord], appGroups: [String]) {
+    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = []) {
         self.bundleId = bundleId
         self.records = records
         self.appGroups = appGroups
+        self.permissions = permissions
     }
 
     var manifest: BundleManifest {
-        BundleManifest(bundleId: bundleId, sdkVersion: openWidgetKitVersion, abiVersion: Int(WIDGET_PLUGIN_ABI_VERSION),
-                       widgets: records.map(\.descriptor), appGroups: appGroups)
+        let previews = WidgetPreview.all
+        return BundleManifest(bundleId: bundleId, sdkVersion: openWidgetKitVersion, abiVersion: Int(WIDGET_PLUGIN_ABI_VERSION),
+                              widgets: records.map(\.descriptor), appGroups: appGroups,
+                              previews: previews.isEmpty ? nil : previews.enumerated().map { i, p in p.descriptor(id: String(i)) },
+                              permissions: permissions.isEmpty ? nil : permissions)
     }
 
     func handle(_ data: Data) -> Data {
@@ -40,6 +45,13 @@ final class PluginRuntime: @unchecked Sendable {
 
     func respond(to request: WireRequest) throws -> WireResponse {
         if request.op == .describe { return WireResponse(ok: true, manifest: manifest) }
+        if request.op == .preview {
+            let all = WidgetPreview.all
+            guard let id = request.kind, let i = Int(id), all.indices.contains(i) else {
+                throw IntentError("no preview \"\(request.kind ?? "")\" in \(bundleId) (\(all.count) previews)")
+            }
+            return WireResponse(ok: true, entries: try all[i].entries(family: request.family, displaySize: request.displaySize))
+        }
         guard let kind = request.kind else { throw IntentError("\(request.op.rawValue) needs a kind") }
         guard let record = records.first(where: { $0.kind == kind }) else {
             throw IntentError("no widget of kind \"\(kind)\" in \(bundleId) (kinds: \(records.map(\.kind).joined(separator: ", ")))")
@@ -48,11 +60,14 @@ final class PluginRuntime: @unchecked Sendable {
         guard record.families.contains(family) else {
             throw IntentError("\(kind) does not support \(family) (supported: \(record.families.map(\.rawValue).joined(separator: ", ")))")
         }
-        let context = TimelineProviderContext(family: family, displaySize: request.displaySize, isPreview: request.isPreview ?? false)
+        var context = TimelineProviderContext(family: family, displaySize: request.displaySize, isPreview: request.isPreview ?? false)
+        context.contentMarginsDisabled = record.contentMarginsDisabled
         let configuration = request.configuration ?? [:]
         switch request.op {
         case .describe:
             return WireResponse(ok: true, manifest: manifest)
+        case .preview:
+            throw IntentError("unreachable")
         case .placeholder:
             return WireResponse(ok: true, entries: record.runner.placeholder(context))
         case .snapshot:

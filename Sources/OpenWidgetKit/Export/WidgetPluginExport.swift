@@ -12,13 +12,20 @@ import Glibc
 ///
 /// The first call builds the bundle and the `widget_plugin_v1` table, which then lives as long
 /// as the process; later calls return the same table.
+///
+/// `appGroups` are the containers the widget may read and write (its entitlement);
+/// `permissions: ["network"]` lets its sandboxed worker use TCP (docs/limits.md "Sandbox").
 public enum WidgetPluginExport {
-    public static func entry<B: WidgetBundle>(_ bundle: B.Type, bundleId: String? = nil, appGroups: [String] = []) -> UnsafeRawPointer {
-        install { PluginRuntime(bundleId: bundleId ?? String(reflecting: B.self), records: B().body.body._widgetRecords, appGroups: appGroups) }
+    public static func entry<B: WidgetBundle>(_ bundle: B.Type, bundleId: String? = nil, appGroups: [String] = [],
+                                              permissions: [String] = []) -> UnsafeRawPointer {
+        install { PluginRuntime(bundleId: bundleId ?? String(reflecting: B.self), records: B().body.body._widgetRecords,
+                                appGroups: appGroups, permissions: permissions) }
     }
 
-    public static func entry<W: Widget>(_ widget: W.Type, bundleId: String? = nil, appGroups: [String] = []) -> UnsafeRawPointer {
-        install { PluginRuntime(bundleId: bundleId ?? String(reflecting: W.self), records: W().body._widgetRecords, appGroups: appGroups) }
+    public static func entry<W: Widget>(_ widget: W.Type, bundleId: String? = nil, appGroups: [String] = [],
+                                        permissions: [String] = []) -> UnsafeRawPointer {
+        install { PluginRuntime(bundleId: bundleId ?? String(reflecting: W.self), records: W().body._widgetRecords,
+                                appGroups: appGroups, permissions: permissions) }
     }
 
     private static func install(_ make: () -> PluginRuntime) -> UnsafeRawPointer {

@@ -32,6 +32,22 @@ public struct ViewNode: Codable, Hashable, Sendable {
         case shape
         /// A `Color` used as a view.
         case color
+        /// `ViewThatFits(in:)`: the first child (in order) whose ideal size fits the offer on
+        /// `axes` is shown, else the last. (Added in SDK 0.3; older renderers show all children.)
+        case viewThatFits
+        /// `AccessoryWidgetBackground()`: the system's translucent backdrop of accessory widgets.
+        case accessoryWidgetBackground
+        /// `Grid`: children are `gridRow`s (or single views spanning all columns); cells of one
+        /// column share its width. `spacing` is the vertical, `horizontalSpacing` the horizontal
+        /// spacing; `alignment` as a `ZStack`'s.
+        case grid
+        /// `GridRow`: one row of a `grid`; `alignment` is its vertical alignment.
+        case gridRow
+        /// `LazyVGrid(columns:)`: children flow into rows of `gridItems.count` columns (an
+        /// `adaptive` item: as many as fit); `spacing` between rows.
+        case lazyVGrid
+        /// `LazyHGrid(rows:)`: children flow into columns of `gridItems.count` rows.
+        case lazyHGrid
         case unknown
 
         public init(from decoder: any Decoder) throws {
@@ -61,8 +77,14 @@ public struct ViewNode: Codable, Hashable, Sendable {
     /// Stack alignment (`leading`/`center`/`trailing`, `top`/`center`/`bottom`,
     /// or `topLeading`… for a `ZStack`).
     public var alignment: String?
-    /// Stack spacing in points; nil means the system default.
+    /// Stack spacing in points; nil means the system default. For a `grid`, the vertical spacing.
     public var spacing: Double?
+    /// `grid`: horizontal spacing between columns in points; nil means the system default.
+    public var horizontalSpacing: Double?
+    /// `viewThatFits`: the constrained axes, `"horizontal"`, `"vertical"` or nil for both.
+    public var axes: String?
+    /// `lazyVGrid` columns / `lazyHGrid` rows (`GridItem`s).
+    public var gridItems: [GridItemSpec]?
 
     /// Progress fraction (0…1) or gauge value.
     public var value: Double?
@@ -225,6 +247,20 @@ public struct FontSpec: Codable, Hashable, Sendable {
     }
 }
 
+/// A `GridItem`: `size` is `"fixed"` (`minimum` = the size), `"flexible"` (`minimum`…`maximum`)
+/// or `"adaptive"` (as many items of `minimum`…`maximum` as fit); `spacing` after it; `alignment`
+/// as a frame's.
+public struct GridItemSpec: Codable, Hashable, Sendable {
+    public var size: String
+    public var minimum: Double?
+    public var maximum: Double?
+    public var spacing: Double?
+    public var alignment: String?
+    public init(size: String, minimum: Double? = nil, maximum: Double? = nil, spacing: Double? = nil, alignment: String? = nil) {
+        self.size = size; self.minimum = minimum; self.maximum = maximum; self.spacing = spacing; self.alignment = alignment
+    }
+}
+
 /// Edge insets in points.
 public struct EdgeInsetsSpec: Codable, Hashable, Sendable {
     public var top: Double, leading: Double, bottom: Double, trailing: Double
@@ -280,8 +316,33 @@ public struct Modifiers: Codable, Hashable, Sendable {
     public var layoutPriority: Double?
     /// `multilineTextAlignment`: `leading`, `center`, `trailing`.
     public var textAlignment: String?
+    /// `fontDesign`: `default`, `rounded`, `monospaced`, `serif` (inherited; a `font`'s own
+    /// design wins).
+    public var fontDesign: String?
+    /// `monospaced()`: every glyph one width (inherited).
+    public var monospaced: Bool?
+    /// `kerning` / `tracking` in points (inherited; pixel renderers only).
+    public var kerning: Double?
+    public var tracking: Double?
+    /// `textCase`: `uppercase` or `lowercase` (inherited; renderers change the characters).
+    public var textCase: String?
+    /// `truncationMode`: `head`, `middle`, `tail` (default) — where "…" goes when text is cut.
+    public var truncationMode: String?
+    /// `aspectRatio(_:contentMode:)` / `scaledToFit` / `scaledToFill`: width ÷ height (nil =
+    /// the content's own) and `contentMode` (`fit` or `fill`).
+    public var aspectRatio: Double?
+    public var contentMode: String?
+    /// `.id(_:)`: the identity, as its description.
+    public var id: String?
+    /// `accessibilityHidden(true)`: hidden from assistive technologies, still drawn.
+    public var accessibilityHidden: Bool?
+    /// On a widget's root node: the content margins of the family in points (iOS's defaults,
+    /// zero after `.contentMarginsDisabled()`). Renderers inset the content by them, except
+    /// the `containerBackground` and nodes with `ignoresContentMargins`.
+    public var contentMargins: EdgeInsetsSpec?
     /// Pixel-only modifiers the text renderers ignore but keep for later renderers
-    /// (`shadow`, `blur`, `contentTransition`, `widgetAccentable`…): name → argument.
+    /// (`shadow`, `blur`, `contentTransition`, `widgetAccentable`, `widgetAccentedRenderingMode`,
+    /// `symbolRenderingMode`, `imageScale`…): name → argument.
     public var other: [String: JSONValue]?
 
     public init() {}

@@ -14,6 +14,7 @@ import FoundationEssentials
 extension ViewNode {
     enum CodingKeys: String, CodingKey {
         case kind, role, children, text, date, symbol, alignment, spacing, value, bounds, style, shape, url, action, isOn, modifiers
+        case horizontalSpacing, axes, gridItems
     }
 
     public init(from decoder: any Decoder) throws {
@@ -37,6 +38,9 @@ extension ViewNode {
             case .action: action = try c.decodeIfPresent(IntentAction.self, forKey: key)
             case .isOn: isOn = try c.decodeIfPresent(Bool.self, forKey: key)
             case .modifiers: modifiers = try c.decodeIfPresent(Modifiers.self, forKey: key)
+            case .horizontalSpacing: horizontalSpacing = try c.decodeIfPresent(Double.self, forKey: key)
+            case .axes: axes = try c.decodeIfPresent(String.self, forKey: key)
+            case .gridItems: gridItems = try c.decodeIfPresent([GridItemSpec].self, forKey: key)
             }
         }
     }
@@ -59,6 +63,9 @@ extension ViewNode {
         try c.encodeIfPresent(action, forKey: .action)
         try c.encodeIfPresent(isOn, forKey: .isOn)
         try c.encodeIfPresent(modifiers, forKey: .modifiers)
+        try c.encodeIfPresent(horizontalSpacing, forKey: .horizontalSpacing)
+        try c.encodeIfPresent(axes, forKey: .axes)
+        try c.encodeIfPresent(gridItems, forKey: .gridItems)
     }
 }
 
@@ -67,6 +74,8 @@ extension Modifiers {
         case font, weight, italic, monospacedDigit, foreground, tint, padding, frame, background, lineLimit, minimumScaleFactor
         case opacity, rotation, widgetURL, containerBackground, redacted, privacySensitive, accessibilityLabel, hidden
         case layoutPriority, textAlignment, other
+        case fontDesign, monospaced, kerning, tracking, textCase, truncationMode, aspectRatio, contentMode, id
+        case accessibilityHidden, contentMargins
     }
 
     public init(from decoder: any Decoder) throws {
@@ -96,6 +105,17 @@ extension Modifiers {
             case .layoutPriority: layoutPriority = try c.decodeIfPresent(Double.self, forKey: key)
             case .textAlignment: textAlignment = try c.decodeIfPresent(String.self, forKey: key)
             case .other: other = try c.decodeIfPresent([String: JSONValue].self, forKey: key)
+            case .fontDesign: fontDesign = try c.decodeIfPresent(String.self, forKey: key)
+            case .monospaced: monospaced = try c.decodeIfPresent(Bool.self, forKey: key)
+            case .kerning: kerning = try c.decodeIfPresent(Double.self, forKey: key)
+            case .tracking: tracking = try c.decodeIfPresent(Double.self, forKey: key)
+            case .textCase: textCase = try c.decodeIfPresent(String.self, forKey: key)
+            case .truncationMode: truncationMode = try c.decodeIfPresent(String.self, forKey: key)
+            case .aspectRatio: aspectRatio = try c.decodeIfPresent(Double.self, forKey: key)
+            case .contentMode: contentMode = try c.decodeIfPresent(String.self, forKey: key)
+            case .id: id = try c.decodeIfPresent(String.self, forKey: key)
+            case .accessibilityHidden: accessibilityHidden = try c.decodeIfPresent(Bool.self, forKey: key)
+            case .contentMargins: contentMargins = try c.decodeIfPresent(EdgeInsetsSpec.self, forKey: key)
             }
         }
     }

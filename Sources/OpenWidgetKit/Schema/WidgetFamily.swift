@@ -33,6 +33,13 @@ public enum WidgetFamily: String, Codable, CaseIterable, Hashable, Sendable, Cus
         return (Int(s.width / 8), max(1, Int(s.height / 16)))
     }
 
+    /// The margins iOS puts between a widget's edge and its content (iOS 17+): 16 pt on every
+    /// edge of the home-screen families, none for the accessory (lock-screen) families.
+    public var defaultContentMargins: EdgeInsetsSpec {
+        let m: Double = isAccessory ? 0 : 16
+        return EdgeInsetsSpec(top: m, leading: m, bottom: m, trailing: m)
+    }
+
     public var isAccessory: Bool {
         switch self {
         case .accessoryCircular, .accessoryRectangular, .accessoryInline: true

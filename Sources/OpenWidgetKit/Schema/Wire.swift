@@ -6,6 +6,8 @@ public let openWidgetKitVersion = "0.1.0"
 /// The operations a plugin answers (DESIGN §4).
 public enum WireOperation: String, Codable, Hashable, Sendable {
     case describe, placeholder, snapshot, timeline, perform
+    /// The entries of one `#Preview` (`kind` is the preview's `id` from the manifest).
+    case preview
 }
 
 /// One request from the host (through the worker) to a plugin.
@@ -98,11 +100,30 @@ public struct BundleManifest: Codable, Hashable, Sendable {
     public var sdkVersion: String
     public var abiVersion: Int
     public var widgets: [WidgetDescriptor]
-    /// App groups whose containers the bundle reads (`containers/<group>/`).
+    /// App groups whose containers the bundle reads (`containers/<group>/`). Its sandboxed
+    /// worker may read and write these containers and no other (docs/limits.md "Sandbox").
     public var appGroups: [String]
-    public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String]) {
+    /// The `#Preview`s the bundle declares (bundles that link `WidgetPreviews`), in symbol order.
+    public var previews: [PreviewDescriptor]?
+    /// What else the sandboxed worker may do: `"network"` (TCP connect and bind). Absent: nothing.
+    public var permissions: [String]?
+    public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String],
+                previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil) {
         self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
-        self.widgets = widgets; self.appGroups = appGroups
+        self.widgets = widgets; self.appGroups = appGroups; self.previews = previews; self.permissions = permissions
+    }
+}
+
+/// One `#Preview`: `id` to ask for it (`op: preview`, `kind: id`), its name (the macro's first
+/// argument, or the widget's kind), the widget kind and family of a widget preview (nil for a
+/// plain view preview).
+public struct PreviewDescriptor: Codable, Hashable, Sendable {
+    public var id: String
+    public var name: String
+    public var kind: String?
+    public var family: WidgetFamily?
+    public init(id: String, name: String, kind: String?, family: WidgetFamily?) {
+        self.id = id; self.name = name; self.kind = kind; self.family = family
     }
 }
 
@@ -149,9 +170,12 @@ public enum WireCodec {
 
     /// A plugin's answer, read directly (`WireJSONReader`) and, when that reader declines
     /// (a `describe` manifest, anything malformed or unusual), by `JSONDecoder`: the same value
-    /// either way, and `JSONDecoder`'s error for what is invalid.
+    /// either way, and `JSONDecoder`'s error for what is invalid. Either way its numbers are then
+    /// checked (`WireValidation`): a date of `"nan"` throws `WireValidationError` here, at the
+    /// boundary, instead of trapping the host where the date is first used.
     public static func decodeResponse(_ data: Data) throws -> WireResponse {
-        if let r = try? WireJSONReader.response(from: data) { return r }
-        return try decode(WireResponse.self, from: data)
+        let r = try (try? WireJSONReader.response(from: data)) ?? decode(WireResponse.self, from: data)
+        if let problem = WireValidation.problem(in: r) { throw WireValidationError(problem) }
+        return r
     }
 }

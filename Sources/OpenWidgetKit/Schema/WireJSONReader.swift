@@ -121,6 +121,9 @@ struct WireJSONReader {
             case "action": n.action = try isNull() ? nil : try action()
             case "isOn": n.isOn = try isNull() ? nil : try bool()
             case "modifiers": n.modifiers = try isNull() ? nil : try modifiers()
+            case "horizontalSpacing": n.horizontalSpacing = try isNull() ? nil : try double()
+            case "axes": n.axes = try isNull() ? nil : try string()
+            case "gridItems": n.gridItems = try isNull() ? nil : try gridItems()
             default: try skipValue()
             }
         }
@@ -260,6 +263,30 @@ struct WireJSONReader {
         return f
     }
 
+    private mutating func gridItems() throws -> [GridItemSpec] {
+        var out: [GridItemSpec] = []
+        var outer = try beginArray()
+        while try nextElement(&outer) {
+            var g = GridItemSpec(size: "")
+            var size: String?
+            var cursor = try beginObject()
+            while let key = try nextKey(&cursor) {
+                switch key {
+                case "size": size = try string()
+                case "minimum": g.minimum = try isNull() ? nil : try double()
+                case "maximum": g.maximum = try isNull() ? nil : try double()
+                case "spacing": g.spacing = try isNull() ? nil : try double()
+                case "alignment": g.alignment = try isNull() ? nil : try string()
+                default: try skipValue()
+                }
+            }
+            guard let size else { throw Unsupported() }
+            g.size = size
+            out.append(g)
+        }
+        return out
+    }
+
     private mutating func modifiers() throws -> Modifiers {
         var m = Modifiers()
         var cursor = try beginObject()
@@ -287,6 +314,17 @@ struct WireJSONReader {
             case "layoutPriority": m.layoutPriority = try isNull() ? nil : try double()
             case "textAlignment": m.textAlignment = try isNull() ? nil : try string()
             case "other": m.other = try isNull() ? nil : try jsonObject()
+            case "fontDesign": m.fontDesign = try isNull() ? nil : try string()
+            case "monospaced": m.monospaced = try isNull() ? nil : try bool()
+            case "kerning": m.kerning = try isNull() ? nil : try double()
+            case "tracking": m.tracking = try isNull() ? nil : try double()
+            case "textCase": m.textCase = try isNull() ? nil : try string()
+            case "truncationMode": m.truncationMode = try isNull() ? nil : try string()
+            case "aspectRatio": m.aspectRatio = try isNull() ? nil : try double()
+            case "contentMode": m.contentMode = try isNull() ? nil : try string()
+            case "id": m.id = try isNull() ? nil : try string()
+            case "accessibilityHidden": m.accessibilityHidden = try isNull() ? nil : try bool()
+            case "contentMargins": m.contentMargins = try isNull() ? nil : try insets()
             default: try skipValue()
             }
         }

@@ -130,6 +130,7 @@ public struct WireJSONWriter {
             endObject()
         }
         member("alignment", n.alignment)
+        member("axes", n.axes)
         member("bounds", n.bounds)
         if let children = n.children { key("children"); beginArray(); for c in children { value(c) }; endArray() }
         if let d = n.date {
@@ -138,6 +139,17 @@ public struct WireJSONWriter {
             key("style"); string(d.style)
             endObject()
         }
+        if let items = n.gridItems {
+            key("gridItems"); beginArray()
+            for g in items {
+                beginObject()
+                member("alignment", g.alignment); member("maximum", g.maximum); member("minimum", g.minimum)
+                key("size"); string(g.size); member("spacing", g.spacing)
+                endObject()
+            }
+            endArray()
+        }
+        member("horizontalSpacing", n.horizontalSpacing)
         member("isOn", n.isOn)
         key("kind"); string(n.kind.rawValue)
         if let m = n.modifiers { key("modifiers"); value(m) }
@@ -159,14 +171,19 @@ public struct WireJSONWriter {
 
     public mutating func value(_ m: Modifiers) {
         beginObject()
+        member("accessibilityHidden", m.accessibilityHidden)
         member("accessibilityLabel", m.accessibilityLabel)
+        member("aspectRatio", m.aspectRatio)
         member("background", m.background)
         member("containerBackground", m.containerBackground)
+        if let p = m.contentMargins { key("contentMargins"); insets(p) }
+        member("contentMode", m.contentMode)
         if let f = m.font {
             key("font"); beginObject()
             member("design", f.design); member("italic", f.italic); member("size", f.size); key("style"); string(f.style); member("weight", f.weight)
             endObject()
         }
+        member("fontDesign", m.fontDesign)
         member("foreground", m.foreground)
         if let f = m.frame {
             key("frame"); beginObject()
@@ -175,25 +192,33 @@ public struct WireJSONWriter {
             endObject()
         }
         member("hidden", m.hidden)
+        member("id", m.id)
         member("italic", m.italic)
+        member("kerning", m.kerning)
         member("layoutPriority", m.layoutPriority)
         member("lineLimit", m.lineLimit)
         member("minimumScaleFactor", m.minimumScaleFactor)
+        member("monospaced", m.monospaced)
         member("monospacedDigit", m.monospacedDigit)
         member("opacity", m.opacity)
         member("other", m.other)
-        if let p = m.padding {
-            key("padding"); beginObject()
-            key("bottom"); number(p.bottom); key("leading"); number(p.leading); key("top"); number(p.top); key("trailing"); number(p.trailing)
-            endObject()
-        }
+        if let p = m.padding { key("padding"); insets(p) }
         member("privacySensitive", m.privacySensitive)
         member("redacted", m.redacted)
         member("rotation", m.rotation)
         member("textAlignment", m.textAlignment)
+        member("textCase", m.textCase)
         member("tint", m.tint)
+        member("tracking", m.tracking)
+        member("truncationMode", m.truncationMode)
         member("weight", m.weight)
         member("widgetURL", m.widgetURL)
+        endObject()
+    }
+
+    mutating func insets(_ p: EdgeInsetsSpec) {
+        beginObject()
+        key("bottom"); number(p.bottom); key("leading"); number(p.leading); key("top"); number(p.top); key("trailing"); number(p.trailing)
         endObject()
     }
 

@@ -95,8 +95,21 @@ public final class SharedDefaults: @unchecked Sendable {
     public func removeObject(forKey key: String) { update { $0[key] = nil } }
 
     /// Applies `change` to the stored dictionary atomically with respect to every other writer.
-    public func update(_ change: (inout [String: JSONValue]) -> Void) {
+    /// A failure is silent, as `UserDefaults.set` is; `commit` says what went wrong.
+    public func update(_ change: (inout [String: JSONValue]) -> Void) { try? commit(change) }
+
+    /// Why a write did not land (the container is not a writable folder, the disk is full…).
+    public struct WriteError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `update`, throwing when the change could not be written.
+    public func commit(_ change: (inout [String: JSONValue]) -> Void) throws(WriteError) {
+        func failure(_ what: String) -> WriteError {
+            WriteError(description: "cannot write \(what) in the container \(directory): \(String(cString: strerror(errno)))")
+        }
         let lockFD = open(directory + "/" + Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 || errno == EACCES || errno == EROFS else { throw failure("the lock file") }
         if lockFD >= 0 { while flock(lockFD, LOCK_EX) != 0 && errno == EINTR {} }
         defer { if lockFD >= 0 { flock(lockFD, LOCK_UN); close(lockFD) } }
         var values: [String: JSONValue]
@@ -108,10 +121,10 @@ public final class SharedDefaults: @unchecked Sendable {
             values = [:]
         }
         change(&values)
-        guard let data = try? WireCodec.encoder().encode(values) else { return }
+        guard let data = try? WireCodec.encoder().encode(values) else { throw WriteError(description: "the values cannot be encoded as JSON") }
         let tmp = directory + "/.defaults.\(getpid()).tmp"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { throw failure("a temporary file") }
         let ok = data.withUnsafeBytes { raw -> Bool in
             var off = 0
             while off < raw.count {
@@ -121,8 +134,8 @@ public final class SharedDefaults: @unchecked Sendable {
             }
             return true
         }
-        close(fd)
-        if ok { rename(tmp, filePath) } else { unlink(tmp) }
+        guard close(fd) == 0, ok else { let e = failure("the values"); unlink(tmp); throw e }
+        guard rename(tmp, filePath) == 0 else { let e = failure("the defaults file"); unlink(tmp); throw e }
     }
 
     /// Largest defaults file read (a bigger file is read as empty and, on the next write, set aside as `.corrupt-<time>`).

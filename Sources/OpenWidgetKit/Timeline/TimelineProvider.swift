@@ -7,6 +7,8 @@ public struct TimelineProviderContext: Sendable {
     /// Display size in points (the family's nominal size unless the host says otherwise).
     public let displaySize: DisplaySize
     public let isPreview: Bool
+    /// The widget's `.contentMarginsDisabled()`: its root gets zero content margins.
+    var contentMarginsDisabled = false
 
     public init(family: WidgetFamily, displaySize: DisplaySize? = nil, isPreview: Bool = false) {
         self.family = family

@@ -5,6 +5,10 @@ public protocol Widget {
     associatedtype Body: WidgetConfiguration
     init()
     var body: Body { get }
+    /// Bundle identifier when this widget is the `@main` type; default: its qualified name.
+    static var widgetBundleIdentifier: String? { get }
+    /// App groups when this widget is the `@main` type (the App Groups entitlement); default none.
+    static var widgetAppGroups: [String] { get }
 }
 
 /// How a widget is configured and displayed. Created by `StaticConfiguration` or
@@ -33,8 +37,9 @@ extension WidgetConfiguration {
     public func supportedFamilies(_ families: [WidgetFamily]) -> some WidgetConfiguration {
         modified { $0.families = families }
     }
-    /// Accepted for source compatibility; margins are a pixel concern.
-    public func contentMarginsDisabled() -> some WidgetConfiguration { self.modified { _ in } }
+    /// The content reaches the widget's edges: the root's `modifiers.contentMargins` is zero
+    /// instead of the family's default (`WidgetFamily.defaultContentMargins`).
+    public func contentMarginsDisabled() -> some WidgetConfiguration { self.modified { $0.contentMarginsDisabled = true } }
     /// Accepted for source compatibility.
     public func containerBackgroundRemovable(_ removable: Bool = true) -> some WidgetConfiguration { self.modified { _ in } }
 }
@@ -45,6 +50,8 @@ public struct WidgetRecord {
     public var displayName: String
     public var description: String
     public var families: [WidgetFamily]
+    /// `.contentMarginsDisabled()` was applied.
+    public var contentMarginsDisabled = false
     var configurationType: String
     var parameters: [ParameterDescriptor]
     let runner: any WidgetRunner
@@ -91,6 +98,11 @@ public protocol WidgetBundle {
     associatedtype Body: Widget
     init()
     @WidgetBundleBuilder var body: Body { get }
+    /// Bundle identifier when this bundle is the `@main` type; default: its qualified name.
+    static var widgetBundleIdentifier: String? { get }
+    /// App groups of this bundle (the App Groups entitlement on iOS): the host creates and
+    /// watches `containers/<group>/` for each. Default none.
+    static var widgetAppGroups: [String] { get }
 }
 
 /// The widgets of a bundle, in declaration order (what `WidgetBundleBuilder` produces).

@@ -6,6 +6,8 @@ protocol WidgetRunner {
     func placeholder(_ context: TimelineProviderContext) -> [WireEntry]
     func snapshot(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> [WireEntry]
     func timeline(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> ([WireEntry], WirePolicy)
+    /// Entries a `#Preview` gives, rendered with this widget's view (entries of another type are skipped).
+    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry]
 }
 
 extension WidgetRunner {
@@ -16,8 +18,15 @@ extension WidgetRunner {
         env.widgetFamily = context.family
         env.displaySize = context.displaySize
         env.isPreview = context.isPreview
+        env.widgetContentMargins = EdgeInsets(context.family.defaultContentMargins)
         if placeholder { env.redactionReasons = .placeholder }
-        let node = ViewRenderDeadline.run { ViewEvaluator.evaluate(content(entry), environment: env) }
+        var node = ViewRenderDeadline.run { ViewEvaluator.evaluate(content(entry), environment: env) }
+        // The root says how far the content stays from the widget's edges (DESIGN §11 layouts
+        // and the text grid inset it); zero after `.contentMarginsDisabled()`.
+        var m = node.mods
+        m.contentMargins = context.contentMarginsDisabled ? EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0)
+                                                          : context.family.defaultContentMargins
+        node.modifiers = m
         let relevance = entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) }
         return WireEntry(date: entry.date, relevance: relevance, view: node)
     }
@@ -26,6 +35,10 @@ extension WidgetRunner {
 struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: WidgetRunner {
     let provider: Provider
     let content: (Provider.Entry) -> Content
+
+    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry] {
+        entries.compactMap { $0 as? Provider.Entry }.map { Self.render($0, content, context, placeholder: false) }
+    }
 
     func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
         [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]
@@ -45,6 +58,10 @@ struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: WidgetRunn
 struct IntentWidgetRunner<Provider: AppIntentTimelineProvider, Content: View>: WidgetRunner {
     let provider: Provider
     let content: (Provider.Entry) -> Content
+
+    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry] {
+        entries.compactMap { $0 as? Provider.Entry }.map { Self.render($0, content, context, placeholder: false) }
+    }
 
     func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
         [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]

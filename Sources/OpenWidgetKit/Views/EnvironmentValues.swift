@@ -40,10 +40,11 @@ public struct EnvironmentValues: @unchecked Sendable {
     public var showsWidgetContainerBackground: Bool = true
     public var displaySize: DisplaySize = WidgetFamily.systemSmall.nominalSize
     public var isPreview: Bool = false
+    /// The family's default content margins (`@Environment(\.widgetContentMargins)`), also
+    /// after `.contentMarginsDisabled()`, so content can add them back with `.padding(margins)`.
+    public var widgetContentMargins = EdgeInsets(WidgetFamily.systemSmall.defaultContentMargins)
     public var colorScheme: ColorScheme = .light
     public var widgetRenderingMode: WidgetRenderingMode = .fullColor
-    /// Content margins the system applies around a widget (16 pt on a system family).
-    public var widgetContentMargins: EdgeInsets = EdgeInsets(top: 16, leading: 16, bottom: 16, trailing: 16)
     public var isLuminanceReduced: Bool = false
     private var custom: [ObjectIdentifier: Any] = [:]
 

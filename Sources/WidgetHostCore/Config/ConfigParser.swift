@@ -55,7 +55,8 @@ public enum ConfigParser {
             root = .object([:])
         } else {
             do { root = try WireCodec.decode(JSONValue.self, from: data) } catch {
-                problems.add(ConfigError(path: "", reason: "not valid JSON (\(Self.describe(error)))"))
+                let located = JSONSyntaxLocator.locate(data).map { "not valid JSON: \($0)" }
+                problems.add(ConfigError(path: "", reason: located ?? "not valid JSON (\(Self.describe(error)))"))
                 return (HostConfig(paths: paths), problems.list)
             }
         }

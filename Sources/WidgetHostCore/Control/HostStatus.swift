@@ -56,6 +56,9 @@ public struct HostStatus: Codable, Equatable, Sendable {
     }
 
     public var pid: Int32?
+    /// Host-wide problems a user must know about (e.g. reload budget charges that cannot be
+    /// recorded); absent when there are none.
+    public var warnings: [String]?
     public var bundles: [Bundle]
     public var rejected: [Rejected]
     public var widgets: [Widget]
@@ -90,6 +93,11 @@ extension WidgetHost {
                 controls: entry.map { InteractionTargets.controls(in: $0.view) } ?? [],
                 budgetExhaustedUntil: inst.budgetBlockedUntil)
         }
-        return HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets, pluginDirectory: config.paths.plugins)
+        var status = HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets, pluginDirectory: config.paths.plugins)
+        var warnings: [String] = []
+        if let e = enforcer.ledger.saveError { warnings.append("reload budget not recorded (a restart forgets today's charges): \(e)") }
+        if let reason = WorkerSandbox.unavailableReason { warnings.append(reason) }
+        status.warnings = warnings.isEmpty ? nil : warnings
+        return status
     }
 }

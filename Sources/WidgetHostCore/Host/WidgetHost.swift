@@ -20,8 +20,11 @@ public final class WidgetHost {
     /// Crash recovery: quarantine after failures in a row (Supervisor/).
     public let supervisor: BundleSupervisor
     private let loop: any HostLoop
-    private let logger: Logger
+    let logger: Logger
     private var pluginDebouncer: Debouncer?
+    private var pluginRescanRetry: (any HostTimer)?
+    /// App groups whose container folder is gone, with the reason shown.
+    private var missingContainers: [String: String] = [:]
     private var containerThrottles: [String: BurstThrottle] = [:]
     /// `containers/<group>` directories of the app groups loaded bundles declare.
     public private(set) var containerDirectories: [String: String] = [:]
@@ -38,6 +41,7 @@ public final class WidgetHost {
         self.loop = loop
         self.logger = logger
         let fileSink = FileOutputSink(directory: config.paths.out, logger: logger)
+        fileSink.attach(loop: loop)
         self.fileSink = fileSink
         let publisher = OutputPublisher(sinks: [fileSink] + extraSinks)
         self.publisher = publisher
@@ -77,6 +81,7 @@ public final class WidgetHost {
             catch { logger.error("\(error)") }
         }
         StatePermissions.apply(state: config.paths.state, out: config.paths.out, logger: logger)
+        LeftoverWorkers.kill(bundles: config.paths.state + "/bundles", logger: logger)
         LimitsWiring.showSavedTimelines(host: self)
         logger.info("plugins: \(config.paths.plugins); outputs: \(config.paths.out); containers: \(config.paths.containers)")
         rescanPlugins()
@@ -87,7 +92,13 @@ public final class WidgetHost {
 
     /// Rescans the plugin folder now.
     public func rescanPlugins() {
-        let files = security.admissible(PluginFile.scan(config.paths.plugins), directory: config.paths.plugins)
+        guard let scanned = PluginFile.scan(config.paths.plugins) else {
+            logger.error("cannot list the plugin folder \(config.paths.plugins): \(FileIO.errnoText()); the plugins are kept as they are, rescanning in 1 s")
+            pluginRescanRetry = pluginRescanRetry ?? loop.makeTimer { [weak self] in self?.rescanPlugins() }
+            pluginRescanRetry?.schedule(after: 1)
+            return
+        }
+        let files = security.admissible(scanned, directory: config.paths.plugins)
         pluginStatus.retain(fileNames: Set(files.map(\.name)))
         registry.reconcile(files)
     }
@@ -100,6 +111,33 @@ public final class WidgetHost {
         if let name, Self.isScratchFile(name) { return }
         guard let throttle = containerThrottles[group] else { return }
         throttle.signal()
+    }
+
+    /// The container folder of `group` is gone (removed, moved away, replaced by a file) or back.
+    /// Gone: logged, and the widgets of the bundles that declare the group are marked stale (a
+    /// write meanwhile cannot reach them). Back: logged; the watcher reports the change that
+    /// follows, which reloads them (and a good reload clears the mark). Their workers are
+    /// restarted first: a sandbox rule names the folder that was there when it started.
+    public func containerPresence(group: String, present: Bool) {
+        let dir = containerDirectories[group] ?? group
+        let using = registry.bundles.values.filter { $0.manifest.appGroups.contains(group) }
+        guard !present else {
+            missingContainers[group] = nil
+            logger.notice("container \(group) is back at \(dir): watched again")
+            for b in using { registry.stopWorker(of: b) }
+            return
+        }
+        let reason = "container \(group) is missing (\(dir))"
+        missingContainers[group] = reason
+        let users = Set(using.map(\.name))
+        logger.error("container \(group) at \(dir) is gone or not a folder: its widgets are stale until it is back")
+        scheduler.markStale(reason) { users.contains($0.bundleName) }
+    }
+
+    /// Why `spec` cannot be brought up to date: a container its bundle declares is missing.
+    func unavailableReason(_ spec: InstanceSpec) -> String? {
+        guard !missingContainers.isEmpty, let groups = registry.bundles[spec.bundleName]?.manifest.appGroups else { return nil }
+        return groups.lazy.compactMap { self.missingContainers[$0] }.first
     }
 
     /// Temp files (`x.tmp`, `.defaults.123.tmp`), hidden lock and swap files (`.defaults.lock`,
@@ -143,8 +181,7 @@ public final class WidgetHost {
             try? FileIO.makeDirectories(new.paths.containers, mode: 0o700)
         }
         if new.paths.plugins != old.paths.plugins {
-            try? FileIO.makeDirectories(new.paths.plugins)
-            rescanPlugins()
+            rescanPlugins()  // not created here: a folder the config names must exist (ConfigSource)
         }
         replan(changedBundles: [], removedReason: "widget removed from the configuration")
     }
@@ -155,9 +192,11 @@ public final class WidgetHost {
         scheduler.close()
         enforcer.store.close()
         pluginDebouncer?.close()
+        pluginRescanRetry?.close(); pluginRescanRetry = nil
         for t in containerThrottles.values { t.close() }
         containerThrottles = [:]
         registry.stopAll()
+        fileSink.close()
         logger.notice("stopped")
     }
 
@@ -197,10 +236,12 @@ public final class WidgetHost {
         for (g, t) in containerThrottles where dirs[g] == nil { t.close(); containerThrottles[g] = nil }
         for (g, dir) in dirs where containerThrottles[g] == nil {
             do { try FileIO.makeDirectories(dir, mode: 0o700) } catch { logger.error("\(error)") }
-            containerThrottles[g] = BurstThrottle(loop: loop, window: Double(config.defaults.containerCoalesceMs) / 1000) { [weak self] in
+            // One budgeted reload per burst: the trailing one only completes it (issue 15).
+            containerThrottles[g] = BurstThrottle(loop: loop, window: Double(config.defaults.containerCoalesceMs) / 1000) { [weak self] leading in
                 guard let self else { return }
                 let users = Set(self.registry.bundles.values.filter { $0.manifest.appGroups.contains(g) }.map(\.name))
-                self.scheduler.reload(reason: "container \(g) changed") { users.contains($0.bundleName) }
+                self.scheduler.reload(reason: leading ? "container \(g) changed" : "container \(g) changed (end of the burst, free)",
+                                      budgeted: leading) { users.contains($0.bundleName) }
             }
         }
         if dirs != containerDirectories {

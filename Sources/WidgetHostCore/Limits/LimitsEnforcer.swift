@@ -13,6 +13,10 @@ public final class LimitsEnforcer: TimelineLimits {
     public let store: TimelineStore
     /// Bundle file name → bundle id, for `bundles.<bundle id>` settings.
     public var bundleIds: (String) -> String? = { _ in nil }
+    /// Why `spec` cannot be brought up to date now (a container it reads is missing), or nil:
+    /// a timeline that arrives meanwhile is refused with that reason, so it cannot clear the
+    /// widget's stale mark (`WidgetHost.containerPresence`).
+    public var unavailable: (InstanceSpec) -> String? = { _ in nil }
 
     public init(config: HostConfig, budgetEnabled: Bool, persistent: Bool, logger: Logger) {
         self.config = config
@@ -40,7 +44,7 @@ public final class LimitsEnforcer: TimelineLimits {
     public func pastTimelineReloadSeconds(_ spec: InstanceSpec) -> Double { limits(spec).pastTimelineReloadSeconds }
 
     public func violation(in response: WireResponse, for spec: InstanceSpec) -> String? {
-        Self.violation(in: response, limits: limits(spec))
+        unavailable(spec) ?? Self.violation(in: response, limits: limits(spec))
     }
 
     public static func violation(in response: WireResponse, limits l: Limits) -> String? {

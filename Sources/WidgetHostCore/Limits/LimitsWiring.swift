@@ -7,15 +7,21 @@ enum LimitsWiring {
         let enforcer = host.enforcer, registry = host.registry
         host.scheduler.limits = enforcer
         enforcer.bundleIds = { [weak registry] name in registry?.bundles[name]?.bundleId }
+        enforcer.unavailable = { [weak host] spec in host?.unavailableReason(spec) }
         host.supervisor.threshold = { [weak enforcer] b in
             enforcer?.config.limits(fileName: b.name, bundleId: b.bundleId).quarantineAfterFailures ?? 5
         }
-        registry.workerArguments = { [weak enforcer, weak registry] file in
+        registry.workerArguments = { [weak enforcer, weak registry] bundle in
             guard let enforcer else { return [] }
             // The bundle id is not known before `describe`; per-file settings apply from the start.
-            let l = enforcer.config.limits(fileName: file.name, bundleId: registry?.bundles[file.name]?.bundleId)
-            return l.workerArguments
+            let l = enforcer.config.limits(fileName: bundle.name, bundleId: registry?.bundles[bundle.name]?.bundleId)
+            var args = l.workerArguments
+            if WorkerSandbox.landlockABI != nil {
+                args += ["--sandbox", WorkerSandbox.Spec(manifest: bundle.manifest, containersRoot: enforcer.config.paths.containers).argument]
+            }
+            return args
         }
+        if let reason = WorkerSandbox.unavailableReason { host.logger.warning("\(reason)") }
     }
 
     /// At start: the last good timeline of every instance whose plugin file is still there is

@@ -36,43 +36,6 @@ public final class OutputPublisher {
     public func forget(_ id: String) { last[id] = nil }
 }
 
-/// Writes `<dir>/<id>.txt` (the text and a newline) and `<dir>/<id>.json`, each to a temporary
-/// name then renamed. Threading: loop thread only.
-public final class FileOutputSink: OutputSink {
-    public let output = HostConfig.Output.files
-    public var directory: String
-    private let logger: Logger
-    /// Files written (for tests).
-    public private(set) var writeCount = 0
-
-    public init(directory: String, logger: Logger) { self.directory = directory; self.logger = logger }
-
-    /// The directory last created (or found) — `mkdir -p` costs a syscall per path component,
-    /// so it runs when the directory changes or a write fails, not on every update.
-    private var ensuredDirectory: String?
-
-    public func write(_ o: WidgetOutput) {
-        do {
-            try writeFiles(o)
-        } catch {
-            // The directory may have been removed under us: make it again and retry once.
-            ensuredDirectory = nil
-            do { try writeFiles(o) } catch { logger.error("cannot write output of \(o.id): \(error)") }
-        }
-    }
-
-    private func writeFiles(_ o: WidgetOutput) throws {
-        if ensuredDirectory != directory {
-            try FileIO.makeDirectories(directory)
-            ensuredDirectory = directory
-        }
-        try FileIO.writeAtomically(Data((o.text + "\n").utf8), to: "\(directory)/\(o.id).txt")
-        var json = o.jsonData(); json.append(0x0a)
-        try FileIO.writeAtomically(json, to: "\(directory)/\(o.id).json")
-        writeCount += 2
-    }
-}
-
 /// `--stdout jsonl`: one JSON object per update, one per line, via `emit`.
 /// Threading: loop thread only.
 public final class JSONLinesSink: OutputSink {

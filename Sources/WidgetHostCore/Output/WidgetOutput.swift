@@ -76,8 +76,12 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
 
     /// `2026-11-21T10:00:05Z`, as `Date.ISO8601FormatStyle()` writes it (UTC, whole seconds),
     /// from `gmtime_r`: the format style's calendar arithmetic was a visible part of every swap.
+    /// A date no `time_t` holds (never one `WireValidation` let through at decode) is written
+    /// as `""` rather than trapping the conversion.
     public static func isoDate(_ d: Date) -> String {
-        var t = time_t(d.timeIntervalSince1970.rounded(.down))
+        let seconds = d.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, abs(seconds) < 9e15 else { return "" }
+        var t = time_t(seconds)
         var parts = tm()
         guard gmtime_r(&t, &parts) != nil else { return d.formatted(.iso8601) }
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }

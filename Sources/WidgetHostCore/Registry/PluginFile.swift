@@ -14,8 +14,12 @@ public struct PluginFile: Equatable, Hashable, Sendable {
     public var name: String { path.lastPathComponent }
 
     /// Every regular `*.so` file directly in `directory` (hidden temp files skipped), sorted.
-    public static func scan(_ directory: String) -> [PluginFile] {
-        (FileIO.list(directory) ?? []).compactMap { name in
+    /// Every `.so` in `directory`: `[]` when the folder does not exist, nil when it cannot be
+    /// listed for another reason (`EMFILE`, `EACCES`…) — that says nothing about the plugins,
+    /// which must not be taken for removed.
+    public static func scan(_ directory: String) -> [PluginFile]? {
+        guard let names = FileIO.list(directory) else { return errno == ENOENT || errno == ENOTDIR ? [] : nil }
+        return names.compactMap { name in
             guard name.hasSuffix(".so"), !name.hasPrefix(".") else { return nil }
             let path = directory + "/" + name
             var st = stat()

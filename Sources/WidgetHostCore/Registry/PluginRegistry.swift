@@ -54,7 +54,7 @@ public final class PluginRegistry {
     public var requestTimeout: Double
     public var onEvent: (RegistryEvent) -> Void = { _ in }
     /// Extra worker arguments for a bundle file (its limits: memory cap, response size).
-    public var workerArguments: (PluginFile) -> [String] = { _ in [] }
+    public var workerArguments: (LoadedBundle) -> [String] = { _ in [] }
 
     /// - Parameter snapshotDirectory: where private copies of bundles are kept (cleared at start);
     ///   nil to run workers on the plugin files themselves (tests).
@@ -105,6 +105,7 @@ public final class PluginRegistry {
         }
         let candidate = LoadedBundle(file: file, runPath: runPath,
                                      manifest: BundleManifest(bundleId: "?", sdkVersion: "", abiVersion: 0, widgets: [], appGroups: []))
+        let arguments = workerArguments(candidate)
         guard let connection = startWorker(candidate) else {
             removeSnapshot(candidate)
             return
@@ -129,6 +130,9 @@ public final class PluginRegistry {
                     return
                 }
                 candidate.manifest = r.manifest!
+                // It was described under the base sandbox: a bundle whose manifest asks for
+                // containers or network gets a worker with them on its next call.
+                if self.workerArguments(candidate) != arguments { self.stopWorker(candidate) }
                 self.install(candidate)
             }
         }
@@ -202,7 +206,7 @@ public final class PluginRegistry {
     private func startWorker(_ bundle: LoadedBundle) -> (any WorkerConnection)? {
         bundle.workerGeneration += 1
         let generation = bundle.workerGeneration
-        let result = launcher.launch(pluginPath: bundle.runPath, arguments: workerArguments(bundle.file)) { [weak self, weak bundle] failure in
+        let result = launcher.launch(pluginPath: bundle.runPath, arguments: workerArguments(bundle)) { [weak self, weak bundle] failure in
             guard let self, let bundle, bundle.workerGeneration == generation else { return }
             bundle.connection = nil
             self.logger.warning("worker exited: \(bundle.name): \(self.clean(failure.description, bundle))")

@@ -35,10 +35,13 @@ public protocol EntryRenderer {
 public struct StandardEntryRenderer: EntryRenderer {
     /// How SF Symbols are drawn (`run --nerd-font`).
     public var glyphs: GlyphMap
-    public init(glyphs: GlyphMap = .unicode) { self.glyphs = glyphs }
+    /// The formats of live times and dates (the daemon passes the user's locale).
+    public var locale: LocaleFormats
+    public init(glyphs: GlyphMap = .unicode, locale: LocaleFormats = .posix) { self.glyphs = glyphs; self.locale = locale }
 
     public func render(_ view: ViewNode, family: WidgetFamily, now: Date) -> RenderedEntry {
-        let options = RenderOptions(glyphs: glyphs, now: now)
+        var options = RenderOptions(glyphs: glyphs, now: now)
+        options.locale = locale
         let (w, markup) = WaybarRenderer.renderWithMarkup(view, family: family, options: options)
         var url: String?
         var background: StyleSpec?

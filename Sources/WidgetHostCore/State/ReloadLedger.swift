@@ -7,13 +7,17 @@ import Glibc
 /// The reload budget's ledger (DESIGN §6, §8): for each widget instance, the dates of its
 /// budgeted reloads in the last 24 h. Persisted to `state/reload-ledger.json` (temp + rename)
 /// on every charge, *before* the reload is sent, so neither a restart nor `kill -9` resets a
-/// budget or loses a charge. Loop thread only.
+/// budget or loses a charge. When the file cannot be written (a read-only or full state
+/// folder) the charge still counts in memory, and `saveError` says so — shown by `status` and
+/// logged once — so a budget that a restart would forget is never spent silently. Loop thread only.
 public final class ReloadLedger {
     public static let window: Double = 86_400
     /// Charges by instance id, ascending epoch seconds.
     public private(set) var charges: [String: [Double]] = [:]
     public let path: String?
     private let logger: Logger
+    /// Why the last save failed (nil once a save succeeds): the charges since are not durable.
+    public private(set) var saveError: String?
 
     /// - Parameter path: the ledger file (nil: in memory only, for tests).
     public init(path: String?, logger: Logger) {
@@ -61,7 +65,13 @@ public final class ReloadLedger {
         guard let path else { return }
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
-        do { try FileIO.writeAtomically(try e.encode(charges), to: path, mode: 0o600) }
-        catch { logger.error("cannot save the reload ledger: \(error)") }
+        do {
+            try FileIO.writeAtomically(try e.encode(charges), to: path, mode: 0o600)
+            if saveError != nil { logger.notice("the reload ledger is saved again (\(path))") }
+            saveError = nil
+        } catch {
+            if saveError == nil { logger.error("cannot save the reload ledger, reload charges are not recorded across a restart: \(error)") }
+            saveError = "\(error)"
+        }
     }
 }

@@ -1,6 +1,9 @@
 import FoundationEssentials
 import Logging
 import OpenWidgetKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Last good timelines, one file per widget instance in `state/timelines/<id>.json`, written
 /// atomically (temp + rename) and read at start, so after a restart or `kill -9` the outputs show
@@ -114,8 +117,7 @@ public final class TimelineStore {
         guard let directory else { return [] }
         var out: [(InstanceSpec, [WireEntry])] = []
         for name in FileIO.list(directory) ?? [] where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            guard let data = FileIO.read(directory + "/" + name, limit: 64 << 20),
-                  let r = try? WireCodec.decode(Record.self, from: data), !r.entries.isEmpty,
+            guard let r = record(at: directory + "/" + name), !r.entries.isEmpty,
                   let family = WidgetFamily(rawValue: r.family),
                   FileIO.exists(pluginDirectory + "/" + r.bundle) else { continue }
             let spec = InstanceSpec(id: String(name.dropLast(5)), bundleName: r.bundle, kind: r.kind, family: family,
@@ -127,10 +129,27 @@ public final class TimelineStore {
         return out
     }
 
+    /// The record saved at `path`, or nil. A file that does not decode or whose numbers do not
+    /// validate (`WireValidation`: a `"nan"` date saved by an older host) is not trusted: it is
+    /// renamed to `<name>.rejected` beside the others (kept for a bug report, never read again)
+    /// and logged, so a poisoned state cannot take every restart down.
+    private func record(at path: String) -> Record? {
+        guard let data = FileIO.read(path, limit: 64 << 20) else { return nil }
+        let problem: String
+        do {
+            let r = try WireCodec.decode(Record.self, from: data)
+            let bad = r.policy?.date.flatMap(WireValidation.date).map { "policy date \($0)" } ?? WireValidation.problem(in: r.entries)
+            guard let bad else { return r }
+            problem = "invalid number: \(bad)"
+        } catch { problem = "\(error)" }
+        let aside = path + ".rejected"
+        let moved = rename(path, aside) == 0
+        logger.error("saved timeline \(path) set aside\(moved ? " as \(aside)" : " (cannot rename it: \(FileIO.errnoText()))"): \(problem)")
+        return nil
+    }
+
     public func load(for spec: InstanceSpec) -> [WireEntry]? {
-        let record = pending[spec.id] ?? path(spec.id).flatMap { FileIO.read($0, limit: 64 << 20) }
-            .flatMap { try? WireCodec.decode(Record.self, from: $0) }
-        guard let r = record, r.bundle == spec.bundleName, r.kind == spec.kind, r.family == spec.family.rawValue,
+        guard let r = pending[spec.id] ?? path(spec.id).flatMap(record(at:)), r.bundle == spec.bundleName, r.kind == spec.kind, r.family == spec.family.rawValue,
               r.parameters == spec.parameters, !r.entries.isEmpty else { return nil }
         return r.entries
     }

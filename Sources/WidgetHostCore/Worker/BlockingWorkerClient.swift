@@ -50,6 +50,12 @@ public final class BlockingWorkerClient {
         posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errFD, 2)
+        // A session (and process group) of its own, killed as a group: a plugin that forks
+        // leaves nothing behind (as WorkerProcess does in the daemon).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, 0x80 /* POSIX_SPAWN_SETSID (glibc 2.26+), not imported */)
 
         var env = ProcessEnvironment.current()
         env["SWIFT_BACKTRACE"] = "enable=no"
@@ -58,7 +64,7 @@ public final class BlockingWorkerClient {
         var child: pid_t = 0
         let status = withCStrings(argv) { cArgv in
             withCStrings(env.map { "\($0.key)=\($0.value)" }) { cEnv in
-                posix_spawn(&child, executable, &actions, nil, cArgv, cEnv)
+                posix_spawn(&child, executable, &actions, &attributes, cArgv, cEnv)
             }
         }
         close(inPipe[0]); close(outPipe[1])
@@ -79,6 +85,7 @@ public final class BlockingWorkerClient {
             var st: Int32 = 0
             waitpid(pid, &st, 0)
         }
+        kill(-pid, SIGKILL)  // whatever the worker started
         close(fromWorker)
         close(stderrFile)
     }
@@ -90,14 +97,36 @@ public final class BlockingWorkerClient {
     public func request(_ request: WireRequest, timeout: Double? = nil) throws -> WireResponse {
         let payload = try WireCodec.encode(request)
         let frame = Framing.frame(payload)
-        guard FileIO.writeAll(toWorker, frame) else { throw deathFailure() }
+        guard Self.writeWithoutSIGPIPE(toWorker, frame) else { throw deathFailure() }
         let data = try nextFrame(deadline: timeout.map { Self.monotonicSeconds() + $0 }, timeout: timeout ?? 0)
         do {
-            return try WireCodec.decode(WireResponse.self, from: data)
+            return try WireCodec.decodeResponse(data)
+        } catch let invalid as WireValidationError {
+            throw Failure(description: "\(pluginPath): timeline rejected: \(invalid)")
         } catch {
             let preview = String(decoding: data.prefix(80), as: UTF8.self)
             throw Failure(description: "\(pluginPath): the plugin answered with a malformed response (\(data.count) bytes: \(preview.debugDescription))")
         }
+    }
+
+    /// `FileIO.writeAll` with SIGPIPE blocked on this thread (and a pending one consumed): a
+    /// worker that died before reading its request is an error for the caller, not its death —
+    /// whatever the process does with SIGPIPE otherwise.
+    static func writeWithoutSIGPIPE(_ fd: Int32, _ data: Data) -> Bool {
+        var pipeOnly = sigset_t(), old = sigset_t()
+        sigemptyset(&pipeOnly)
+        sigaddset(&pipeOnly, SIGPIPE)
+        var pending = sigset_t()
+        sigpending(&pending)
+        let wasPending = sigismember(&pending, SIGPIPE) == 1
+        pthread_sigmask(SIG_BLOCK, &pipeOnly, &old)
+        let ok = FileIO.writeAll(fd, data)
+        if !ok && errno == EPIPE && !wasPending {
+            var zero = timespec()
+            _ = sigtimedwait(&pipeOnly, nil, &zero)
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        return ok
     }
 
     private func nextFrame(deadline: Double?, timeout: Double) throws -> Data {

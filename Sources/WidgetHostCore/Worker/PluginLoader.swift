@@ -59,7 +59,7 @@ public enum PluginLoader {
             return .failure(PluginLoadError("does not export \(WIDGET_PLUGIN_ENTRY_SYMBOL): not a WidgetHost plugin, or built for another plugin ABI"))
         }
         let entry = unsafeBitCast(symbol, to: widget_plugin_entry_fn.self)
-        guard let table = entry() else { return .failure(PluginLoadError("\(WIDGET_PLUGIN_ENTRY_SYMBOL) returned NULL")) }
+        guard let table = entry() else { return .failure(PluginLoadError("\(WIDGET_PLUGIN_ENTRY_SYMBOL) returned NULL (a Swift bundle marks its WidgetBundle or Widget with @main, or exports the entry line)")) }
         let abi = table.pointee.abi_version
         guard abi == WIDGET_PLUGIN_ABI_VERSION else {
             return .failure(PluginLoadError("plugin ABI version \(abi), this host speaks \(WIDGET_PLUGIN_ABI_VERSION): rebuild the plugin against this SDK"))

@@ -72,7 +72,7 @@ struct DefaultsCommand: ParsableCommand {
         func run() throws {
             let d = try location.open(group)
             let parsed = (try? WireCodec.decode(JSONValue.self, from: Data(value.utf8))) ?? .string(value)
-            d.set(parsed, forKey: key)
+            try d.commit { $0[key] = parsed }
         }
     }
 
@@ -81,6 +81,6 @@ struct DefaultsCommand: ParsableCommand {
         @OptionGroup var location: Location
         @Argument var group: String
         @Argument var key: String
-        func run() throws { try location.open(group).removeObject(forKey: key) }
+        func run() throws { try location.open(group).commit { $0[key] = nil } }
     }
 }

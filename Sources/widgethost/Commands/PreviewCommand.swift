@@ -73,6 +73,7 @@ struct PreviewCommand: ParsableCommand {
             throw ExitCode(1)
         }
         var options = RenderOptions()
+        options.locale = .currentTime
         options.glyphs = nerdFont ? .nerdFont : .unicode
         print("Bundle \(manifest.bundleId) (SDK \(manifest.sdkVersion.isEmpty ? "none" : manifest.sdkVersion), ABI \(manifest.abiVersion))" +
               (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))"))
@@ -130,7 +131,39 @@ struct PreviewCommand: ParsableCommand {
                 }
             }
         }
+        failures += showPreviews(manifest, worker: &worker, path: path, options: options)
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// The bundle's `#Preview`s, by name, each rendered as `timeline` is. Returns the failures.
+    private func showPreviews(_ manifest: BundleManifest, worker: inout BlockingWorkerClient, path: String, options: RenderOptions) -> Int {
+        let previews = (manifest.previews ?? []).filter { p in
+            (kind == nil || p.kind == kind) && (family == "all" || (p.family?.rawValue ?? family) == family)
+        }
+        guard !previews.isEmpty else { return 0 }
+        print("")
+        print("Previews: " + previews.map { "\"\($0.name)\"" }.joined(separator: ", "))
+        var failures = 0
+        for p in previews {
+            let fam = p.family ?? WidgetFamily(rawValue: family) ?? .systemMedium
+            print("")
+            print("▶ \"\(p.name)\"" + (p.kind.map { " — \($0) · \(fam.rawValue)" } ?? " — view · \(fam.rawValue)"))
+            do {
+                let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true))
+                guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
+                let entries = response.entries ?? []
+                for (i, e) in entries.enumerated() where timeline || i == 0 {
+                    if entries.count > 1 { print("[\(i)] \(Self.timestamp(e.date))") }
+                    print(render(e, family: fam, options: options, at: e.date))
+                }
+                if !timeline && entries.count > 1 { print("… \(entries.count - 1) more (--timeline shows them)") }
+            } catch {
+                failures += 1
+                print("preview: ERROR \(error)")
+                if worker.hasExited, let fresh = try? BlockingWorkerClient(pluginPath: path) { worker = fresh }
+            }
+        }
+        return failures
     }
 
     private func parseParams(for widget: WidgetDescriptor) throws -> [String: JSONValue] {

@@ -77,7 +77,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let logger = Logger(label: "widgethost")
-        let source = ConfigSource(explicitPath: config)
+        let source = ConfigSource(explicitPath: config, forDaemon: true)
         let initial: HostConfig
         switch source.load() {
         case .success(let c): initial = c

@@ -24,6 +24,10 @@ struct StatusCommand: ParsableCommand {
             print(String(decoding: (try? e.encode(s)) ?? Data(), as: UTF8.self))
             return
         }
-        for line in StatusText.lines(s, now: Date()) { print(line) }
+        let lines = StatusText.lines(s, now: Date())
+        // The pid line, then what the operator must know, then the rest.
+        for line in lines.prefix(1) { print(line) }
+        for w in s.warnings ?? [] { print("warning: \(w)") }
+        for line in lines.dropFirst() { print(line) }
     }
 }

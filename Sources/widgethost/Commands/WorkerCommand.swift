@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLibUV
+import CSandbox
 import Dispatch
 import WidgetHostCore
 #if canImport(Glibc)
@@ -30,9 +31,13 @@ struct WorkerCommand: ParsableCommand {
     @Option(help: "Render-time limit of one view evaluation, in milliseconds; 0 = none (the SDK enforces it).")
     var viewDeadlineMs: Int = 0
 
+    @Option(help: "Landlock sandbox applied before the plugin is loaded: 'network' or 'no-network', then one read-write path per line.")
+    var sandbox: String?
+
     func run() throws {
         WorkerMain.run(WorkerOptions(plugin: plugin, maxFrame: maxFrame, memoryMb: memoryMb,
-                                     maxResponseBytes: maxResponseBytes, viewDeadlineMs: viewDeadlineMs))
+                                     maxResponseBytes: maxResponseBytes, viewDeadlineMs: viewDeadlineMs,
+                                     sandbox: try sandbox.map(WorkerOptions.sandboxSpec)))
     }
 }
 
@@ -43,16 +48,24 @@ struct WorkerOptions {
     var memoryMb = 0
     var maxResponseBytes = Int.max
     var viewDeadlineMs = 0
+    /// nil: unsandboxed (`preview`, and a kernel without Landlock).
+    var sandbox: WorkerSandbox.Spec?
+
+    static func sandboxSpec(_ json: String) throws(LongOptions.Invalid) -> WorkerSandbox.Spec {
+        guard let spec = WorkerSandbox.Spec.parse(json) else { throw LongOptions.Invalid(description: "invalid value '\(json)' for '--sandbox'") }
+        return spec
+    }
 
     /// Parses the arguments after `worker` without swift-argument-parser (`LongOptions`): a
     /// worker starts for every bundle, after every plugin change and every crash, and the host is
     /// the only caller.
     static func parse(_ arguments: [String]) throws(LongOptions.Invalid) -> WorkerOptions {
-        let o = try LongOptions(arguments, valued: ["plugin", "max-frame", "memory-mb", "max-response-bytes", "view-deadline-ms"])
+        let o = try LongOptions(arguments, valued: ["plugin", "max-frame", "memory-mb", "max-response-bytes", "view-deadline-ms", "sandbox"])
         guard let plugin = o.string("plugin") else { throw LongOptions.Invalid(description: "missing expected argument '--plugin <plugin>'") }
         return WorkerOptions(plugin: plugin, maxFrame: try o.count("max-frame", absent: 64 << 20), memoryMb: try o.count("memory-mb", absent: 0),
                              maxResponseBytes: try o.count("max-response-bytes", absent: Int.max),
-                             viewDeadlineMs: try o.count("view-deadline-ms", absent: 0))
+                             viewDeadlineMs: try o.count("view-deadline-ms", absent: 0),
+                             sandbox: try o.string("sandbox").map(sandboxSpec))
     }
 }
 
@@ -78,6 +91,15 @@ enum WorkerMain {
             if setrlimit(__rlimit_resource_t(RLIMIT_DATA.rawValue), &lim) != 0 { WorkerServer.fail("cannot set the memory limit: errno \(errno)") }
         }
         if o.viewDeadlineMs > 0 { setenv("WIDGETHOST_VIEW_DEADLINE_MS", String(o.viewDeadlineMs), 1) }
+        if let spec = o.sandbox {
+            // Before dlopen: the plugin's constructors already run inside.
+            do { try WorkerSandbox.apply(spec, plugin: o.plugin, environment: ProcessEnvironment.current()) }
+            catch { WorkerServer.fail("\(o.plugin): \(error)") }
+        }
+        // When this worker dies, its group goes with it: what a plugin forks cannot outlive it,
+        // even when the host was killed with SIGKILL (the host kills the group otherwise). After
+        // the sandbox: Landlock lets the dying worker signal only processes inside it.
+        if getpgrp() == getpid() { _ = widgethost_start_group_guardian() }
         let plugin: LoadedPlugin
         switch PluginLoader.load(path: o.plugin) {
         case .success(let p): plugin = p

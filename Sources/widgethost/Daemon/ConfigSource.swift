@@ -8,13 +8,21 @@ import Glibc
 /// Where `config.json` comes from and how it is read: an explicit `--config PATH`, else
 /// `$XDG_CONFIG_HOME/widgethost/config.json` if it exists, else built-in defaults (XDG paths, every
 /// widget of every bundle). Relative paths inside resolve against the file's directory.
+///
+/// The file must be a regular, non-empty file (an editor's save can leave it empty or replace it
+/// for a moment; "all defaults" then would remove every widget). For the daemon
+/// (`forDaemon`), a `paths.plugins` other than the default must name an existing folder: a typo
+/// there would otherwise unload every bundle, and the host does not create a folder it was
+/// pointed at (the default one it creates on first run).
 struct ConfigSource {
     /// Absolute path of the file, or nil for built-in defaults.
     let path: String?
     let environment: [String: String]
+    let forDaemon: Bool
 
-    init(explicitPath: String?) {
+    init(explicitPath: String?, forDaemon: Bool = false) {
         environment = ProcessEnvironment.current()
+        self.forDaemon = forDaemon
         if let p = explicitPath {
             path = Self.absolute(p)
         } else {
@@ -32,11 +40,23 @@ struct ConfigSource {
             do { return .success(try ConfigParser.parse(Data(), baseDirectory: "/", environment: environment)) }
             catch { return .failure(ConfigLoadError(file: "(defaults)", error: error)) }
         }
-        guard let data = FileIO.read(path) else {
-            return .failure(ConfigLoadError(file: path, error: ConfigError(path: "", reason: "cannot read the file: \(String(cString: strerror(errno)))")))
+        func failure(_ at: String, _ reason: String) -> Result<HostConfig, ConfigLoadError> {
+            .failure(ConfigLoadError(file: path, error: ConfigError(path: at, reason: reason)))
         }
-        do { return .success(try ConfigParser.parse(data, baseDirectory: path.deletingLastPathComponent, environment: environment)) }
+        if FileIO.isDirectory(path) { return failure("", "is a folder, not a config file") }
+        guard let data = FileIO.read(path) else { return failure("", "cannot read the file: \(String(cString: strerror(errno)))") }
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {
+            return failure("", "the file is empty (write {} for every default)")
+        }
+        let config: HostConfig
+        do { config = try ConfigParser.parse(data, baseDirectory: path.deletingLastPathComponent, environment: environment) }
         catch { return .failure(ConfigLoadError(file: path, error: error)) }
+        let plugins = config.paths.plugins
+        if forDaemon, plugins != HostPaths.defaults(environment).plugins, !FileIO.isDirectory(plugins) {
+            return failure("paths.plugins", FileIO.exists(plugins) ? "\(plugins) is not a folder"
+                           : "the folder \(plugins) does not exist (create it, or correct the path)")
+        }
+        return .success(config)
     }
 
     static func absolute(_ p: String) -> String {

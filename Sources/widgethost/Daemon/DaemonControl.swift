@@ -7,14 +7,20 @@ import Glibc
 #endif
 
 /// The daemon's interactive side (DESIGN §8, §9): the control socket (`reload`, `click`,
-/// `status`), i3bar click events read from stdin, and the URL opener. Loop thread only.
+/// `status`), i3bar click events read from stdin, and the URL opener. Control connections are
+/// held to a `ControlConnectionTable` (a cap from the descriptor limit, an idle timeout that
+/// also ends half-sent lines). Loop thread only.
 final class DaemonControl {
     private let loop: UVLoop
     private let host: WidgetHost
     private let logger: Logger
     private let service: ControlService
     private var server: UVPipeServer?
-    private var clients: [ObjectIdentifier: UVPipe] = [:]
+    private var clients: [Int: UVPipe] = [:]
+    private var nextClient = 0
+    private var table = ControlConnectionTable(capacity: ControlConnectionTable.capacity(forFileLimit: DaemonControl.fileLimit()))
+    private var sweepTimer: UVTimer?
+    private var refusedSinceLog = 0
     private var stdinPipe: UVPipe?
     private var clickParser = I3BarClickParser()
 
@@ -36,25 +42,54 @@ final class DaemonControl {
         }
     }
 
+    private var now: Double { Double(loop.nowMilliseconds) / 1000 }
+
     private func accept(_ client: UVPipe) {
-        let key = ObjectIdentifier(client)
+        nextClient += 1
+        let key = nextClient
+        if let evicted = table.admit(key, now: now) {
+            refusedSinceLog += 1
+            if refusedSinceLog == 1 { logger.warning("control socket: \(table.capacity) connections open, the quietest is closed for a new one") }
+            if evicted == key { client.close(); return }
+            drop(evicted)
+        }
         clients[key] = client
-        var splitter = LineSplitter()
+        var splitter = LineSplitter(maxLine: 64 << 10)
         client.onData = { [weak self, weak client] chunk in
             guard let self, let client else { return }
-            guard let lines = try? splitter.feed(chunk) else { self.drop(client); return }
+            self.table.activity(key, now: self.now)
+            guard let lines = try? splitter.feed(chunk) else { self.drop(key); return }
             for line in lines where !line.isEmpty {
-                self.service.handle(line: line) { [weak client] reply in client?.write(reply) }
+                self.table.requestStarted(key, now: self.now)
+                self.service.handle(line: line) { [weak self, weak client] reply in
+                    guard let self else { return }
+                    self.table.requestEnded(key, now: self.now)
+                    client?.write(reply)
+                }
             }
         }
-        client.onEnd = { [weak self, weak client] in if let self, let client { self.drop(client) } }
-        client.onWriteError = { [weak self, weak client] _ in if let self, let client { self.drop(client) } }
+        client.onEnd = { [weak self] in self?.drop(key) }
+        client.onWriteError = { [weak self] _ in self?.drop(key) }
         client.startReading()
+        if sweepTimer == nil { sweepTimer = UVTimer(loop: loop) { [weak self] in self?.sweep() } }
+        if sweepTimer?.isActive == false { sweepTimer?.start(milliseconds: 1000) }
     }
 
-    private func drop(_ client: UVPipe) {
-        clients[ObjectIdentifier(client)] = nil
-        client.close()
+    /// Closes idle connections (and those stuck on half a line); runs every second while any is open.
+    private func sweep() {
+        for key in table.idle(now: now) { drop(key) }
+        if table.count == 0 { refusedSinceLog = 0 } else { sweepTimer?.start(milliseconds: 1000) }
+    }
+
+    private func drop(_ key: Int) {
+        table.remove(key)
+        clients.removeValue(forKey: key)?.close()
+    }
+
+    static func fileLimit() -> Int {
+        var lim = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &lim) == 0 else { return 1024 }
+        return Int(min(lim.rlim_cur, 1 << 20))  // RLIM_INFINITY is the largest value
     }
 
     /// Reads i3bar click events from stdin and routes them to the widgets. Only a pipe or socket
@@ -109,6 +144,7 @@ final class DaemonControl {
         server?.closeAndRemove(); server = nil
         for c in clients.values { c.close() }
         clients = [:]
+        sweepTimer?.close(); sweepTimer = nil
         stdinPipe?.close(); stdinPipe = nil
     }
 }

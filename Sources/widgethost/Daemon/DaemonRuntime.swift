@@ -30,6 +30,7 @@ final class DaemonRuntime {
     private var configSettle: UVTimer?
     private var containerWatchers: [String: DirectoryTreeWatcher] = [:]
     private var shuttingDown = false
+    private var shutdownForced = false
     private var control: DaemonControl?
     private let i3bar: I3BarSink?
     private let systemdNotifier = SystemdNotifier(environment: ProcessEnvironment.current())
@@ -50,7 +51,7 @@ final class DaemonRuntime {
         if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
         i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
         if let i3bar { extra.append(i3bar) }
-        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, renderer: StandardEntryRenderer(glyphs: glyphs),
+        host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, renderer: StandardEntryRenderer(glyphs: glyphs, locale: .currentTime),
                           extraSinks: extra, budget: budget, logger: logger)
     }
 
@@ -76,7 +77,9 @@ final class DaemonRuntime {
         systemd?.start()
         logger.notice("widgethost running (pid \(getpid()), config \(source.path ?? "built-in defaults"))")
         loop.run()
-        loop.close()
+        // After the shutdown guard stopped it, handles are still active: closing the loop would
+        // run it again, for ever (a pipe held open by a process outside the host's reach).
+        if !shutdownForced { loop.close() }
         return 0
     }
 
@@ -116,7 +119,8 @@ final class DaemonRuntime {
             w.close(); containerWatchers[group] = nil
         }
         for (group, dir) in dirs where containerWatchers[group] == nil {
-            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile) { [weak self] path in
+            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile,
+                                                            onRootPresence: { [weak self] in self?.host.containerPresence(group: group, present: $0) }) { [weak self] path in
                 self?.host.containerChanged(group: group, name: path)
             }
             logger.debug("watching container \(group) at \(dir)")
@@ -163,6 +167,7 @@ final class DaemonRuntime {
         let guardTimer = UVTimer(loop: loop) { [weak self] in
             guard let self else { return }
             self.logger.warning("shutdown: stopping with handles still active: \(self.loop.activeHandleNames().joined(separator: ", "))")
+            self.shutdownForced = true
             self.loop.stop()
         }
         guardTimer.start(milliseconds: 3000)

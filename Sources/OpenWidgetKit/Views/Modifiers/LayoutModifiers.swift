@@ -63,3 +63,19 @@ extension View {
         return _NodeModifier.layer(alignment: .center, inFront: true) { ViewEval.nodes(filled) }.apply(to: self)
     }
 }
+
+/// How `aspectRatio` fits content: `fit` inside the offer, or `fill` it.
+public enum ContentMode: String, Hashable, Sendable { case fit, fill }
+
+extension View {
+    /// `modifiers.aspectRatio` (width ÷ height; nil = the content's own) and `contentMode`.
+    public func aspectRatio(_ ratio: Double? = nil, contentMode: ContentMode) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.modifiers { m in
+            guard m.contentMode == nil else { return }
+            m.aspectRatio = ratio; m.contentMode = contentMode.rawValue
+        }.apply(to: self)
+    }
+
+    public func scaledToFit() -> ModifiedContent<Self, _NodeModifier> { aspectRatio(contentMode: .fit) }
+    public func scaledToFill() -> ModifiedContent<Self, _NodeModifier> { aspectRatio(contentMode: .fill) }
+}

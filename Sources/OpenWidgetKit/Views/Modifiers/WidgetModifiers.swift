@@ -98,19 +98,6 @@ extension View {
         _NodeModifier.other("offset", .object(["x": .number(x), "y": .number(y)])).apply(to: self)
     }
 
-    /// Constrains this view to `ratio` (width / height; nil: its ideal size's ratio), fitting
-    /// or filling what its parent proposes (`other["aspectRatio"]` = `{"ratio": Number?,
-    /// "mode": "fit" | "fill"}`).
-    public func aspectRatio(_ ratio: Double? = nil, contentMode: ContentMode = .fit) -> ModifiedContent<Self, _NodeModifier> {
-        _NodeModifier.other("aspectRatio", .object(["ratio": ratio.map(JSONValue.number) ?? .null, "mode": .string(contentMode.rawValue)])).apply(to: self)
-    }
-
-    /// `aspectRatio(contentMode: .fit)`.
-    public func scaledToFit() -> ModifiedContent<Self, _NodeModifier> { aspectRatio(contentMode: .fit) }
-
-    /// `aspectRatio(contentMode: .fill)`.
-    public func scaledToFill() -> ModifiedContent<Self, _NodeModifier> { aspectRatio(contentMode: .fill) }
-
     /// Lets this view take its ideal size on the given axes, whatever its parent proposes
     /// (`other["fixedSize"]` = `{"horizontal": Bool, "vertical": Bool}`).
     public func fixedSize(horizontal: Bool = true, vertical: Bool = true) -> ModifiedContent<Self, _NodeModifier> {
@@ -120,5 +107,109 @@ extension View {
     /// Marks content that is invalid while an intent runs (`other["invalidatableContent"]`).
     public func invalidatableContent(_ invalidatable: Bool = true) -> ModifiedContent<Self, _NodeModifier> {
         _NodeModifier.other("invalidatableContent", .bool(invalidatable)).apply(to: self)
+    }
+}
+
+/// How an image shows in the accented rendering mode (`other["widgetAccentedRenderingMode"]`).
+public struct WidgetAccentedRenderingMode: Hashable, Sendable {
+    let name: String
+    public static let accented = WidgetAccentedRenderingMode(name: "accented")
+    public static let desaturated = WidgetAccentedRenderingMode(name: "desaturated")
+    public static let accentedDesaturated = WidgetAccentedRenderingMode(name: "accentedDesaturated")
+    public static let fullColor = WidgetAccentedRenderingMode(name: "fullColor")
+}
+
+/// How an SF Symbol's layers are coloured (`other["symbolRenderingMode"]`).
+public struct SymbolRenderingMode: Hashable, Sendable {
+    let name: String
+    public static let monochrome = SymbolRenderingMode(name: "monochrome")
+    public static let hierarchical = SymbolRenderingMode(name: "hierarchical")
+    public static let palette = SymbolRenderingMode(name: "palette")
+    public static let multicolor = SymbolRenderingMode(name: "multicolor")
+}
+
+extension Image {
+    /// The scale of a symbol relative to its text (`other["imageScale"]`).
+    public enum Scale: String, Hashable, Sendable { case small, medium, large }
+}
+
+/// An animation: accepted, never run (a widget's tree is a still; `contentTransition` is what
+/// the host may animate between entries).
+public struct Animation: Hashable, Sendable {
+    let name: String
+    public static let `default` = Animation(name: "default")
+    public static let linear = Animation(name: "linear")
+    public static let easeIn = Animation(name: "easeIn")
+    public static let easeOut = Animation(name: "easeOut")
+    public static let easeInOut = Animation(name: "easeInOut")
+    public static let spring = Animation(name: "spring")
+    public static let bouncy = Animation(name: "bouncy")
+    public static let smooth = Animation(name: "smooth")
+    public static func linear(duration: Double) -> Animation { .linear }
+    public static func easeInOut(duration: Double) -> Animation { .easeInOut }
+    public static func spring(response: Double = 0.5, dampingFraction: Double = 0.825, blendDuration: Double = 0) -> Animation { .spring }
+    public func delay(_ delay: Double) -> Animation { self }
+    public func speed(_ speed: Double) -> Animation { self }
+    public func repeatForever(autoreverses: Bool = true) -> Animation { self }
+}
+
+extension View {
+    /// The label an accessory widget shows around or below its content (on iOS: the text
+    /// curved around an `accessoryCircular` gauge). The node is wrapped in a `group` whose
+    /// last child, role `"widgetLabel"`, is the label; renderers show it in accessory
+    /// families only, as iOS does.
+    public func widgetLabel<Label: View>(@ViewBuilder label: () -> Label) -> ModifiedContent<Self, _NodeModifier> {
+        let l = label()
+        return _NodeModifier { node in
+            var inner = node
+            inner.role = nil
+            var g = ViewNode(kind: .group, children: [inner] + ViewEval.slot(l, role: "widgetLabel"))
+            g.role = node.role
+            return g
+        }.apply(to: self)
+    }
+
+    public func widgetLabel(_ label: LocalizedStringKey) -> ModifiedContent<Self, _NodeModifier> {
+        widgetLabel { Text(label) }
+    }
+
+    @_disfavoredOverload public func widgetLabel<S: StringProtocol>(_ label: S) -> ModifiedContent<Self, _NodeModifier> {
+        widgetLabel { Text(label) }
+    }
+
+    /// `other["widgetAccentedRenderingMode"]`.
+    public func widgetAccentedRenderingMode(_ mode: WidgetAccentedRenderingMode?) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.other("widgetAccentedRenderingMode", mode.map { .string($0.name) } ?? .null).apply(to: self)
+    }
+
+    /// `other["symbolRenderingMode"]`.
+    public func symbolRenderingMode(_ mode: SymbolRenderingMode?) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.other("symbolRenderingMode", mode.map { .string($0.name) } ?? .null).apply(to: self)
+    }
+
+    /// `other["imageScale"]`.
+    public func imageScale(_ scale: Image.Scale) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.other("imageScale", .string(scale.rawValue)).apply(to: self)
+    }
+
+    /// Accepted, changes nothing: a widget's tree is a still.
+    public func animation<V: Equatable>(_ animation: Animation?, value: V) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier { $0 }.apply(to: self)
+    }
+
+    /// Accepted, changes nothing (deprecated on iOS too).
+    public func animation(_ animation: Animation?) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier { $0 }.apply(to: self)
+    }
+
+    /// `modifiers.id`: the identity, as its description (the first applied wins).
+    public func id<ID: Hashable>(_ id: ID) -> ModifiedContent<Self, _NodeModifier> {
+        let s = String(describing: id)
+        return _NodeModifier.modifiers { m in if m.id == nil { m.id = s } }.apply(to: self)
+    }
+
+    /// `modifiers.accessibilityHidden`: hidden from assistive technologies, still drawn.
+    public func accessibilityHidden(_ hidden: Bool) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.modifiers { m in if m.accessibilityHidden == nil { m.accessibilityHidden = hidden } }.apply(to: self)
     }
 }

@@ -62,3 +62,32 @@ extension Toggle where Label == Text {
         self.init(isOn: isOn, intent: intent) { Text(title) }
     }
 }
+
+/// `.buttonStyle(...)`: serialized in each `button` node's `style` (`plain` and `borderless`
+/// show the label alone in text; `bordered`, `borderedProminent` and `automatic` in brackets).
+public struct ButtonStyleKind: Hashable, Sendable {
+    let name: String
+    public static let automatic = ButtonStyleKind(name: "automatic")
+    public static let plain = ButtonStyleKind(name: "plain")
+    public static let borderless = ButtonStyleKind(name: "borderless")
+    public static let bordered = ButtonStyleKind(name: "bordered")
+    public static let borderedProminent = ButtonStyleKind(name: "borderedProminent")
+}
+
+/// `.toggleStyle(...)`: serialized in each `toggle` node's `style` (`button` shows the label in
+/// brackets, marked when on; `switch` and `automatic` a check box).
+public struct ToggleStyleKind: Hashable, Sendable {
+    let name: String
+    public static let automatic = ToggleStyleKind(name: "automatic")
+    public static let `switch` = ToggleStyleKind(name: "switch")
+    public static let button = ToggleStyleKind(name: "button")
+}
+
+extension View {
+    public func buttonStyle(_ style: ButtonStyleKind) -> some View {
+        _NodeModifier.control(kind: .button, style: style.name).apply(to: self)
+    }
+    public func toggleStyle(_ style: ToggleStyleKind) -> some View {
+        _NodeModifier.control(kind: .toggle, style: style.name).apply(to: self)
+    }
+}

@@ -11,6 +11,7 @@ public struct EdgeInsets: Hashable, Sendable {
         self.top = top; self.leading = leading; self.bottom = bottom; self.trailing = trailing
     }
     var spec: EdgeInsetsSpec { EdgeInsetsSpec(top: top, leading: leading, bottom: bottom, trailing: trailing) }
+    init(_ spec: EdgeInsetsSpec) { self.init(top: spec.top, leading: spec.leading, bottom: spec.bottom, trailing: spec.trailing) }
 }
 
 /// An edge of a rectangle; `Edge.Set` selects several (`.horizontal`, `.all`…).
@@ -111,8 +112,6 @@ public struct Angle: Hashable, Sendable, Comparable {
 /// Line end style of a stroke. Accepted for source compatibility; not serialized.
 public enum LineCap: String, Hashable, Sendable { case butt, round, square }
 
-/// How `aspectRatio` resolves a proposal: fit inside it or fill it.
-public enum ContentMode: String, Hashable, Sendable { case fit, fill }
 
 extension StrokeStyle {
     /// The cap as serialized in `ShapeInfo.lineCap`: nil for the default `butt`.

@@ -132,3 +132,25 @@ extension ShapeStyle where Self == LinearGradient {
         LinearGradient(gradient: gradient, startPoint: startPoint, endPoint: endPoint)
     }
 }
+
+/// A blurred, translucent backdrop (`.ultraThinMaterial`…): `StyleSpec(name: "material.<thickness>")`.
+/// Text renderers shade it like a fill.
+public struct Material: ShapeStyle, Hashable, Sendable {
+    let thickness: String
+    public var _styleSpec: StyleSpec { StyleSpec(name: "material." + thickness) }
+    public static let ultraThin = Material(thickness: "ultraThin")
+    public static let thin = Material(thickness: "thin")
+    public static let regular = Material(thickness: "regular")
+    public static let thick = Material(thickness: "thick")
+    public static let ultraThick = Material(thickness: "ultraThick")
+    public static let bar = Material(thickness: "bar")
+}
+
+extension ShapeStyle where Self == Material {
+    public static var ultraThinMaterial: Material { .ultraThin }
+    public static var thinMaterial: Material { .thin }
+    public static var regularMaterial: Material { .regular }
+    public static var thickMaterial: Material { .thick }
+    public static var ultraThickMaterial: Material { .ultraThick }
+    public static var bar: Material { .bar }
+}

@@ -46,12 +46,16 @@ public struct NumberNotation: Hashable, Sendable {
     public static let compactName = NumberNotation(compact: true)
 }
 
-/// The shared configuration and the en_US formatting algorithm of the number styles.
+/// The shared configuration and the formatting algorithm of the number styles (separators from
+/// `LocaleFormats`).
 public struct NumberFormatConfiguration: Hashable, Sendable {
     var precision: NumberPrecision?
     var grouping = NumberGrouping.automatic
     var notation = NumberNotation.automatic
     var sign = false
+    /// The separators' locale; nil = this process's (`LocaleFormats.currentNumeric`).
+    var locale: LocaleFormats?
+    var formats: LocaleFormats { locale ?? .currentNumeric }
 
     /// Formats a decimal. Rounding is half-to-even on the shortest decimal representation of
     /// the value (as ICU does). Without a precision: at most 6 fraction digits, trailing zeros
@@ -86,9 +90,23 @@ public struct NumberFormatConfiguration: Hashable, Sendable {
         return finish(d, suffix: suffix, isPercent: isPercent)
     }
 
+    /// `rendered` (written with `,` groups and a `.` decimal point) with `f`'s separators.
+    static func localized(_ rendered: String, _ f: LocaleFormats) -> String {
+        if f.groupingSeparator == "," && f.decimalSeparator == "." { return rendered }
+        var out = ""
+        for c in rendered {
+            switch c {
+            case ",": out += f.groupingSeparator
+            case ".": out += f.decimalSeparator
+            default: out.append(c)
+            }
+        }
+        return out
+    }
+
     private func finish(_ d: Decimal10, suffix: String, isPercent: Bool) -> String {
-        var s = d.render(grouping: grouping.enabled) + suffix
-        if isPercent { s += "%" }
+        var s = Self.localized(d.render(grouping: grouping.enabled), formats) + suffix
+        if isPercent { s += formats.percentSpace + "%" }
         if d.negative && !d.isZero { s = "-" + s } else if sign { s = "+" + s }
         return s
     }
@@ -206,11 +224,13 @@ public struct IntegerNumberFormatStyle<Value: BinaryInteger>: TextFormatStyle, H
     var isPercent = false
     public init() {}
     public func format(_ value: Value) -> String {
-        configuration.format(Decimal10(integer: value), isPercent: false) + (isPercent ? "%" : "")
+        configuration.format(Decimal10(integer: value), isPercent: false) + (isPercent ? configuration.formats.percentSpace + "%" : "")
     }
     public func precision(_ p: NumberPrecision) -> Self { var s = self; s.configuration.precision = p; return s }
     public func grouping(_ g: NumberGrouping) -> Self { var s = self; s.configuration.grouping = g; return s }
     public func notation(_ n: NumberNotation) -> Self { var s = self; s.configuration.notation = n; return s }
+    /// Formats for `locale` (`Locale(identifier: "de_DE")`) instead of the process's.
+    public func locale(_ locale: Locale) -> Self { var s = self; s.configuration.locale = .named(locale.identifier); return s }
     /// A percent style for integers shows the value itself followed by `%` (`25` → `"25%"`).
     public var percent: Self { var s = self; s.isPercent = true; return s }
 }
@@ -229,6 +249,8 @@ public struct FloatingPointNumberFormatStyle<Value: BinaryFloatingPoint & Lossle
     public func precision(_ p: NumberPrecision) -> Self { var s = self; s.configuration.precision = p; return s }
     public func grouping(_ g: NumberGrouping) -> Self { var s = self; s.configuration.grouping = g; return s }
     public func notation(_ n: NumberNotation) -> Self { var s = self; s.configuration.notation = n; return s }
+    /// Formats for `locale` (`Locale(identifier: "de_DE")`) instead of the process's.
+    public func locale(_ locale: Locale) -> Self { var s = self; s.configuration.locale = .named(locale.identifier); return s }
 }
 
 extension TextFormatStyle where Self == IntegerNumberFormatStyle<Int> {
@@ -263,12 +285,12 @@ extension TextFormatStyle where Self == FloatingPointNumberFormatStyle<Float> {
 }
 
 extension BinaryInteger {
-    /// `n.formatted()` / `n.formatted(.number)`, en_US.
+    /// `n.formatted()` / `n.formatted(.number)`, in the process's locale.
     public func formatted() -> String { IntegerNumberFormatStyle<Self>().format(self) }
 }
 
 extension BinaryFloatingPoint where Self: LosslessStringConvertible {
-    /// `x.formatted()`, en_US.
+    /// `x.formatted()`, in the process's locale.
     public func formatted() -> String { FloatingPointNumberFormatStyle<Self>().format(self) }
 }
 
@@ -278,4 +300,74 @@ extension BinaryInteger {
 
 extension BinaryFloatingPoint {
     public func formatted<F: TextFormatStyle>(_ style: F) -> String where F.FormatInput == Self { style.format(self) }
+}
+
+/// `.currency(code:)`: `1234.5` → `"$1,234.50"`, `-5` → `"-$5.00"` (en_US); the currency's
+/// own fraction digits (2; 0 for JPY and KRW); symbols for the common codes, else the code
+/// and a space (`"CHF 12.00"`).
+public struct CurrencyFormatStyle<Value>: TextFormatStyle, Hashable, Sendable {
+    public let code: String
+    var configuration = NumberFormatConfiguration()
+    public init(code: String) { self.code = code.uppercased() }
+
+    static func symbol(_ code: String) -> String {
+        switch code {
+        case "USD": "$"
+        case "EUR": "€"
+        case "GBP": "£"
+        case "JPY": "¥"
+        case "CNY": "CN¥"
+        case "KRW": "₩"
+        case "INR": "₹"
+        case "CAD": "CA$"
+        case "AUD": "A$"
+        case "BRL": "R$"
+        default: code + "\u{A0}"
+        }
+    }
+
+    public func format(_ value: Value) -> String {
+        let decimal: Decimal10
+        switch value {
+        case let v as Double: decimal = v.isFinite ? Decimal10(floating: v) : Decimal10(integer: 0)
+        case let v as Float: decimal = v.isFinite ? Decimal10(floating: v) : Decimal10(integer: 0)
+        case let v as Int: decimal = Decimal10(integer: v)
+        case let v as Decimal: decimal = Decimal10(floating: Double("\(v)") ?? 0)
+        default: decimal = Decimal10(floating: Double("\(value)") ?? 0)
+        }
+        var c = configuration
+        let digits = ["JPY", "KRW"].contains(code) ? 0 : 2
+        if c.precision == nil { c.precision = .fractionLength(digits) }
+        let number = c.format(decimal, isPercent: false)
+        if c.formats.currencyAfter {
+            // `1.234,50 €`: the symbol after the number, a no-break space between.
+            let symbol = Self.symbol(code).trimmingSpace
+            return number + "\u{A0}" + symbol
+        }
+        let negative = number.hasPrefix("-")
+        return (negative ? "-" : "") + Self.symbol(code) + (negative ? String(number.dropFirst()) : number)
+    }
+
+    /// Formats for `locale` (`Locale(identifier: "de_DE")`) instead of the process's.
+    public func locale(_ locale: Locale) -> Self { var s = self; s.configuration.locale = .named(locale.identifier); return s }
+
+    public func precision(_ p: NumberPrecision) -> Self { var s = self; s.configuration.precision = p; return s }
+    public func grouping(_ g: NumberGrouping) -> Self { var s = self; s.configuration.grouping = g; return s }
+}
+
+extension TextFormatStyle where Self == CurrencyFormatStyle<Double> {
+    public static func currency(code: String) -> CurrencyFormatStyle<Double> { .init(code: code) }
+}
+
+extension TextFormatStyle where Self == CurrencyFormatStyle<Int> {
+    public static func currency(code: String) -> CurrencyFormatStyle<Int> { .init(code: code) }
+}
+
+extension TextFormatStyle where Self == CurrencyFormatStyle<Decimal> {
+    public static func currency(code: String) -> CurrencyFormatStyle<Decimal> { .init(code: code) }
+}
+
+private extension String {
+    /// Without a trailing no-break space (the prefix form of a code: `"CHF\u{A0}"`).
+    var trimmingSpace: String { hasSuffix("\u{A0}") ? String(dropLast()) : self }
 }

@@ -1,0 +1,74 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A container folder removed, moved away or replaced by a file lost its watch for good: later
+/// writes never reached the widget, with no log line and `stale: false` (issue 15).
+@Suite(.serialized) struct ContainerWatchTests {
+    let id = "probe-systemSmall"
+
+    @Test func aLostContainerMarksItsWidgetsStaleAndIsWatchedAgainWhenBack() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        let group = d.dir.path + "/containers/group.probe"
+        func expectLost(_ how: String) {
+            #expect(eventually { d.output(id)?["stale"] == .bool(true) }, "\(how): \(d.stderr.suffix(1500))")
+            #expect(d.output(id)?["error"]?.stringValue?.hasPrefix("container group.probe is missing") == true, "\(how)")
+            #expect(d.stderr.contains("container group.probe at \(group) is gone or not a folder"), "\(how)")
+        }
+        func expectBack(_ value: String, _ how: String) {
+            d.writeContainer("group.probe", "value.txt", value)
+            #expect(eventually { d.text(id) == "v1 \(value) #0" && d.output(id)?["stale"] == .bool(false) },
+                    "\(how): \(String(describing: d.output(id)))\n\(d.stderr.suffix(1500))")
+        }
+
+        #expect(run("/bin/rm", ["-rf", group]).status == 0)
+        expectLost("removed")
+        mkdir(group, 0o700)
+        expectBack("recreated", "recreated")
+
+        #expect(rename(group, d.dir.path + "/containers/moved") == 0)
+        expectLost("moved away")
+        #expect(rename(d.dir.path + "/containers/moved", group) == 0)
+        expectBack("moved-back", "moved back")
+
+        #expect(run("/bin/rm", ["-rf", group]).status == 0)
+        FileManagerFree.write(group, "not a folder")
+        expectLost("replaced by a file")
+        // `defaults write` into it says so and fails, instead of exiting 0 having written nothing.
+        let w = run(TestPaths.widgethost, ["defaults", "write", "--config", d.dir.path + "/config.json", "group.probe", "k", "v"])
+        #expect(w.status != 0)
+        #expect(w.stderr.contains("cannot write the lock file in the container") && w.stderr.contains("Not a directory"), "\(w.stderr)")
+        unlink(group)
+        mkdir(group, 0o700)
+        expectBack("a-folder-again", "a folder again")
+        #expect(kill(d.pid, 0) == 0)
+    }
+}
+
+/// A state folder where the reload ledger cannot be written let budgeted reloads go ahead
+/// unrecorded, silently (issue 15): they still go ahead, and `status` says they are not recorded.
+@Suite(.serialized) struct UnrecordedBudgetTests {
+    @Test func statusSaysWhenReloadChargesCannotBeRecorded() throws {
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}}"#
+        let d = try RunningDaemon(config: config) { dir in
+            // The ledger's name is taken by a folder: every save fails.
+            mkdir(dir + "/state", 0o700); mkdir(dir + "/state/reload-ledger.json", 0o700)
+            FileManagerFree.write(dir + "/state/reload-ledger.json/keep", "x")
+        }
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text("probe-systemSmall") == "v1 none #0" }, "\(d.stderr.suffix(2000))")
+        let cli = { (args: [String]) in run(TestPaths.widgethost, args + ["--config", d.dir.path + "/config.json"]) }
+        let before = cli(["status"])
+        #expect(before.status == 0 && !before.stdout.contains("warning:"), "no charge yet: \(before.stdout)")
+        d.writeContainer("group.probe", "value.txt", "charged")   // a budgeted reload
+        #expect(eventually { d.text("probe-systemSmall") == "v1 charged #0" }, "the reload still goes ahead")
+        let after = cli(["status"])
+        #expect(after.stdout.contains("warning: reload budget not recorded (a restart forgets today's charges)"), "\(after.stdout)")
+        #expect(d.stderr.contains("cannot save the reload ledger"))
+    }
+}

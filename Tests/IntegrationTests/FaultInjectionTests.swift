@@ -1,0 +1,212 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Compiles Fixtures/fault_widget.c with `-DFAULT=<fault>` (and `defines`) into `dir`.
+func buildFault(in dir: String, _ fault: Int, name: String? = nil, defines: [String] = []) throws -> String {
+    try compileCPlugin("Tests/IntegrationTests/Fixtures/fault_widget.c", in: dir, name: name ?? "fault\(fault)",
+                       defines: ["FAULT=\(fault)"] + defines)
+}
+
+/// What no plugin may do to the host (issue 15), each with the fault-injection fixture installed
+/// beside a healthy ticker (`HostileTests.withHostile`): the host stays up, the ticker keeps
+/// time, the user sees a clear error, and a restart comes up clean.
+@Suite(.serialized) struct FaultInjectionTests {
+    static let fault = "fault-systemSmall"
+    func error(_ d: RunningDaemon) -> String { d.output(Self.fault)?["error"]?.stringValue ?? "" }
+
+    @Test(arguments: [(1, "entry 0: date is nan"), (2, "entry 0: date is -inf"), (3, "entry 0: date 1e+300 is out of range"),
+                      (4, "policy date is -inf"), (5, "entry 0: view gauge: value is nan"), (6, "entry 0: view text: frame.width is inf")])
+    func aNonFiniteNumberIsRefusedAndTheHostStaysUp(_ mode: Int, _ expected: String) throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, mode) }, seconds: 3) { d in
+            #expect(eventually { error(d).contains("timeline rejected: invalid number in the answer: \(expected)") },
+                    "error: \(error(d))\n\(d.stderr.suffix(2000))")
+            #expect(d.output(Self.fault)?["stale"] == .bool(true))
+            #expect(!FileManagerFree.exists(d.dir.path + "/state/timelines/\(Self.fault).json"), "nothing invalid was saved")
+        }
+    }
+
+    /// An older host saved a timeline dated "nan": every restart died before any worker started.
+    @Test func aPoisonedSavedTimelineIsSetAsideAtStart() throws {
+        let poisoned = #"{"bundle":"fault.so","entries":[{"date":"nan","view":{"kind":"text","text":"poison"}}],"#
+            + #""family":"systemSmall","kind":"fault","parameters":{}}"#
+        let d = try RunningDaemon { dir in
+            let so = try buildFault(in: dir, 0)
+            #expect(rename(so, dir + "/Plugins/fault.so") == 0)
+            mkdir(dir + "/state", 0o700); mkdir(dir + "/state/timelines", 0o700)
+            FileManagerFree.write(dir + "/state/timelines/\(Self.fault).json", poisoned)
+        }
+        #expect(eventually { d.text(Self.fault)?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(3000))")
+        #expect(d.stderr.contains("set aside as"), "\(d.stderr.suffix(3000))")
+        #expect(FileManagerFree.exists(d.dir.path + "/state/timelines/\(Self.fault).json.rejected"))
+        #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil, "the host is still running")
+    }
+}
+
+/// Live (not zombie) processes whose command line mentions `text` (a test's temp directory:
+/// every worker runs `widgethost worker --plugin <dir>/state/bundles/…`, and so does a child a
+/// plugin forks).
+func processesMentioning(_ text: String) -> [pid_t] {
+    var names: [String] = []
+    if let d = opendir("/proc") {
+        while let e = readdir(d) {
+            names.append(withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        closedir(d)
+    }
+    return names.compactMap { name -> pid_t? in
+        guard let pid = pid_t(name), pid != getpid(), isAlive(pid),
+              let cmd = FileManagerFree.read("/proc/\(name)/cmdline"), cmd.contains(text) else { return nil }
+        return pid
+    }
+}
+
+/// Whether `pid` runs (exists and is not a zombie waiting for a parent that never reaps it).
+func isAlive(_ pid: pid_t) -> Bool {
+    guard let stat = FileManagerFree.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+    let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+    return state != "Z" && state != "X"
+}
+
+/// A plugin that forks (issue 15): the child held the worker's pipes, so the host never saw the
+/// worker end and SIGTERM hung on them; a child of a worker that answered survived it.
+@Suite(.serialized) struct ForkingPluginTests {
+    func error(_ d: RunningDaemon) -> String { d.output(FaultInjectionTests.fault)?["error"]?.stringValue ?? "" }
+
+    @Test func aChildForkedBeforeAHangDiesWithItsWorkerAndShutdownEnds() throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 10) }, seconds: 3) { d in
+            #expect(eventually { error(d).contains("missed its deadline") }, "error: \(error(d))\n\(d.stderr.suffix(2000))")
+            #expect(d.output(FaultInjectionTests.fault)?["stale"] == .bool(true))
+            d.signal(SIGTERM)
+            #expect(d.waitForExit(timeout: 8) == 0, "SIGTERM ends the host within its bound\n\(d.stderr.suffix(2000))")
+            #expect(eventually(timeout: 5) { processesMentioning(d.dir.path).isEmpty },
+                    "left running: \(processesMentioning(d.dir.path))")
+        }
+    }
+
+    @Test func aChildOfAWorkerThatAnsweredEndsWithTheWorker() throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 11) }, seconds: 2) { d in
+            #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
+            let child = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+            #expect(isAlive(child), "the child runs beside its worker")
+            // A new build replaces the worker: the old one stops, and its child with it.
+            d.install(try buildFault(in: d.dir.path, 0), as: "hostile.so")
+            #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(2000))")
+            #expect(eventually(timeout: 5) { !isAlive(child) }, "the forked child \(child) outlived its worker")
+            d.signal(SIGTERM)
+            #expect(d.waitForExit(timeout: 8) == 0)
+            #expect(eventually(timeout: 5) { processesMentioning(d.dir.path).isEmpty },
+                    "left running: \(processesMentioning(d.dir.path))")
+        }
+    }
+}
+
+/// A config an editor or a typo breaks (issue 15): a `paths.plugins` that does not exist, the
+/// file replaced by a folder, an empty file for a moment: each is rejected like any invalid
+/// config, the old one stays in force, and the missing folder is not created.
+@Suite(.serialized) struct ConfigRejectionTests {
+    let id = "fault-systemSmall"
+    let paths = #""paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}"#
+
+    func replaceConfig(_ d: RunningDaemon, _ make: (String) -> Void) {
+        let next = d.dir.path + "/next.json"
+        make(next)
+        #expect(rename(next, d.dir.path + "/config.json") == 0)
+    }
+
+    func rejections(_ d: RunningDaemon) -> Int { d.stderr.components(separatedBy: "configuration rejected").count - 1 }
+
+    @Test func aBrokenConfigIsRejectedAndTheWidgetsStay() throws {
+        let d = try RunningDaemon()
+        d.install(try buildFault(in: d.dir.path, 0), as: "fault.so")
+        #expect(eventually { d.text(id)?.hasPrefix("fine ") == true }, "\(d.stderr)")
+        var seen = 0
+        func expectRejected(_ what: String, _ reason: String) {
+            #expect(eventually { rejections(d) > seen }, "\(what): \(d.stderr.suffix(2000))")
+            seen = rejections(d)
+            #expect(d.stderr.contains(reason), "\(what): \(d.stderr.suffix(2000))")
+            #expect(d.output(id)?["removed"] == nil && d.text(id)?.hasPrefix("fine ") == true, "\(what): the widget stays")
+        }
+        replaceConfig(d) { FileManagerFree.write($0, #"{"paths": {"plugins": "Missing", "out": "out", "containers": "containers", "state": "state"}}"#) }
+        expectRejected("missing plugins folder", "paths.plugins: the folder \(d.dir.path)/Missing does not exist")
+        #expect(!FileManagerFree.exists(d.dir.path + "/Missing"), "the host does not create the folder")
+
+        replaceConfig(d) { FileManagerFree.write($0, "") }
+        expectRejected("empty file", "config.json: the file is empty")
+
+        replaceConfig(d) { FileManagerFree.write($0, "{\(paths),\n \"widgets\": [\n  {\"kind\": \"fault\"}\n  {\"kind\": \"x\"}]}") }
+        expectRejected("syntax error", "not valid JSON: line 4, column 3: unexpected '{', expected ',' or ']'")
+
+        unlink(d.dir.path + "/config.json")
+        mkdir(d.dir.path + "/config.json", 0o755)
+        d.signal(SIGHUP)
+        expectRejected("a folder", "config.json: is a folder, not a config file")
+
+        // A good config still applies afterwards.
+        rmdir(d.dir.path + "/config.json")
+        replaceConfig(d) { FileManagerFree.write($0, "{\(paths), \"widgets\": [{\"id\": \"only\", \"kind\": \"fault\"}]}") }
+        #expect(eventually { d.text("only")?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(2000))")
+        #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil)
+    }
+}
+
+/// CPU seconds (user + system) `pid` has used, from /proc.
+func cpuSeconds(_ pid: pid_t) -> Double {
+    guard let stat = FileManagerFree.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    // After ")": state is field 0, utime field 11, stime field 12.
+    guard fields.count > 12, let u = Double(fields[11]), let s = Double(fields[12]) else { return 0 }
+    return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
+/// A plugin spamming stderr cost the host ~98 % of a core (issue 15): the host reads a worker's
+/// output at a bounded rate, so the spammer is throttled where it writes.
+@Suite(.serialized) struct OutputFloodTests {
+    @Test func aStderrFloodCostsTheHostLittle() throws {
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 20) }, seconds: 1) { d in
+            #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(1000))")
+            let before = cpuSeconds(d.pid), start = monotonicNow()
+            usleep(3_000_000)
+            let share = (cpuSeconds(d.pid) - before) / (monotonicNow() - start)
+            print("host CPU beside a stderr flood: \(Int(share * 100)) % of a core")
+            #expect(share < 0.25, "the host used \(Int(share * 100)) % of a core")
+        }
+    }
+}
+
+/// After `kill -9` of the host its workers die (PDEATHSIG) and, through each worker's group
+/// guardian, whatever they forked; a child that left the group (its own `setsid`) is ended by
+/// the next start, so a restart comes up clean (issue 15).
+@Suite(.serialized) struct LeftoverProcessTests {
+    func forkedChild(_ d: RunningDaemon) throws -> pid_t {
+        #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
+        return try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+    }
+
+    @Test func aForkedChildDiesWhenTheHostIsKilled() throws {
+        let d = try RunningDaemon()
+        d.install(try buildFault(in: d.dir.path, 11), as: "fault.so")
+        let child = try forkedChild(d)
+        d.signal(SIGKILL)
+        _ = d.waitForExit()
+        #expect(eventually(timeout: 5) { !isAlive(child) }, "the forked child \(child) outlived the killed host")
+        #expect(eventually(timeout: 5) { processesMentioning(d.dir.path).isEmpty }, "left: \(processesMentioning(d.dir.path))")
+    }
+
+    @Test func aRestartEndsAChildThatLeftItsWorkersGroup() throws {
+        let d = try RunningDaemon()
+        d.install(try buildFault(in: d.dir.path, 12), as: "fault.so")
+        let child = try forkedChild(d)
+        d.signal(SIGKILL)
+        _ = d.waitForExit()
+        usleep(300_000)
+        #expect(isAlive(child), "a child in a session of its own outlives the killed host (what the restart cleans up)")
+        let pid = spawnBackground(TestPaths.widgethost, ["run", "--config", d.dir.path + "/config.json"])
+        defer { kill(pid, SIGTERM); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        #expect(eventually { !isAlive(child) }, "the restart ended the leftover child \(child)")
+        kill(child, SIGKILL)  // whatever happened, leave nothing running
+    }
+}

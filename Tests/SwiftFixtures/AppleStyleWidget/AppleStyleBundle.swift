@@ -1,0 +1,10 @@
+import OpenWidgetKit
+
+@main
+struct AppleStyleBundle: WidgetBundle {
+    var body: some Widget {
+        CityWidget()
+        GalleryWidget()
+    }
+}
+
