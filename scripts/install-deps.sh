@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what WidgetHost needs beyond Swift itself: libuv (Debian's libuv1-dev), pkg-config
 # and a C compiler (tests build fixture plugins in C); Cairo, Pango and fonts for pictures; GTK and
-# gtk-layer-shell for widgethost-desktop; systemd (systemd-analyze verifies the units); i3blocks and
-# conky-cli for the status-bar tests. Idempotent; quiet when all is present.
+# gtk-layer-shell for widgethost-desktop; systemd (systemd-analyze verifies the units); the real
+# status bars the status-bar tests run. Idempotent; quiet when all is present.
 set -euo pipefail
 missing=()
 pkg-config --exists libuv 2>/dev/null || missing+=(libuv1-dev)
@@ -27,6 +27,16 @@ pkg-config --exists cairo pangocairo 2>/dev/null || missing+=(libcairo2-dev libp
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v i3blocks >/dev/null || missing+=(i3blocks)
     command -v conky >/dev/null || missing+=(conky-cli)
+    # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), screen
+    # grabbers (X11, Wayland) and a pointer for clicks (their font, DejaVu Sans Mono, is above).
+    command -v Xvfb >/dev/null || missing+=(xvfb)
+    command -v polybar >/dev/null || missing+=(polybar)
+    command -v i3 >/dev/null || missing+=(i3-wm)
+    command -v sway >/dev/null || missing+=(sway)
+    command -v waybar >/dev/null || missing+=(waybar)
+    command -v grim >/dev/null || missing+=(grim)
+    command -v import >/dev/null || missing+=(imagemagick)
+    command -v xdotool >/dev/null || missing+=(xdotool)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

@@ -6,7 +6,7 @@ import Glibc
 
 /// A child process with its stdin on a pipe we write to, and stdout/stderr captured to files
 /// (or stdout on a pipe we read, to see a reader close it): the shape of a bar running a status
-/// command. Killed and reaped on deinit.
+/// command. Killed and reaped on deinit (with its whole process group when it leads one).
 final class BarProcess {
     let pid: pid_t
     private(set) var stdinFD: Int32 = -1
@@ -14,13 +14,18 @@ final class BarProcess {
     let outPath: String
     let errPath: String
     private var exited: Int32?
+    private let leadsGroup: Bool
 
     /// What the child's stdin is: a pipe we write to (a bar), a file or device opened read-only
     /// (`/dev/null`: systemd's `StandardInput=null`), or no descriptor at all.
     enum Stdin { case pipe, file(String), closed }
 
-    init(_ program: String, _ args: [String], dir: String, name: String, stdoutPipe: Bool = false, stdin: Stdin = .pipe) throws {
+    /// `environment`: the child's whole environment (default: ours). `ownGroup`: the child leads
+    /// a new process group, killed as a whole on deinit (a real bar and the commands it starts).
+    init(_ program: String, _ args: [String], dir: String, name: String, stdoutPipe: Bool = false, stdin: Stdin = .pipe,
+         environment: [String]? = nil, ownGroup: Bool = false) throws {
         outPath = dir + "/\(name).out"; errPath = dir + "/\(name).err"
+        leadsGroup = ownGroup
         var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
         try #require(pipe(&inPipe) == 0)
         if stdoutPipe { try #require(pipe(&outPipe) == 0) }
@@ -42,10 +47,17 @@ final class BarProcess {
         }
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = ([program] + args).map { strdup($0) } + [nil]
-        let env = currentEnvironment().map { strdup($0) } + [nil]
+        let env = (environment ?? currentEnvironment()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) }; env.forEach { free($0) } }
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        if ownGroup {
+            posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attr, 0)
+        }
         var p: pid_t = 0
-        let rc = posix_spawn(&p, program, &actions, nil, argv, env)
+        let rc = posix_spawn(&p, program, &actions, &attr, argv, env)
         pid = p
         close(inPipe[0])
         stdinFD = inPipe[1]
@@ -56,6 +68,7 @@ final class BarProcess {
     deinit {
         if stdinFD >= 0 { close(stdinFD) }
         if stdoutFD >= 0 { close(stdoutFD) }
+        if leadsGroup { kill(-pid, SIGKILL) }
         if exited == nil { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
     }
 

@@ -94,7 +94,10 @@ enum FileManagerFree {
         _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
     }
 
-    static func read(_ path: String) -> String? {
+    static func read(_ path: String) -> String? { bytes(path).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// A file's bytes, nil when it cannot be opened.
+    static func bytes(_ path: String) -> [UInt8]? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -105,7 +108,7 @@ enum FileManagerFree {
             if n <= 0 { break }
             out += buf[0..<n]
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
