@@ -4,11 +4,13 @@
 /// syntax inside text is the `%{` that opens a tag (polybar 3.6 prints `%%` as two characters).
 /// A pure function: safe from any thread.
 public enum PolybarMarkup {
-    /// Breaks every `%{` in plain text with a zero-width space, so polybar shows it instead of
-    /// parsing a tag. A lone `%` needs nothing.
+    /// Breaks every `%{` in plain text with an empty offset tag (`%` `%{O0}` `{`), so polybar
+    /// shows `%{` instead of parsing a tag. (A zero-width space did too, but bar fonts lack it and
+    /// polybar logged a warning at every redraw; tried with polybar 3.6.3.) A lone `%` needs
+    /// nothing.
     public static func escape(_ s: String) -> String {
         guard s.contains("%{") else { return s }
-        return s.replacing("%{", with: "%\u{200B}{")
+        return s.replacing("%{", with: "%%{O0}{")
     }
 
     /// `markup` (the subset `PangoRenderer` writes: `<b>`, `<span attr="…">`, the five entities)

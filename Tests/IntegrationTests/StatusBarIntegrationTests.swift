@@ -268,9 +268,7 @@ import Glibc
     }
 
     @Test func i3blocksShowsTheHostOutputThroughAPersistBlock() throws {
-        guard let i3blocks = which("i3blocks") else {
-            print("skipped: i3blocks is not installed (scripts/install-deps.sh installs it)"); return
-        }
+        guard let i3blocks = requireProgram("i3blocks", package: "i3blocks") else { return }
         let dir = setUp(); defer { dir.remove() }
         let h = try host(dir)
         #expect(eventually { text(dir, habit) != nil }, "stderr:\n\(h.stderr)")
@@ -288,9 +286,7 @@ import Glibc
     }
 
     @Test func conkyShowsTheHostOutputFile() throws {
-        guard let conky = which("conky") else {
-            print("skipped: conky is not installed (scripts/install-deps.sh installs conky-cli)"); return
-        }
+        guard let conky = requireProgram("conky", package: "conky-cli") else { return }
         let dir = setUp(); defer { dir.remove() }
         let h = try host(dir)
         #expect(eventually { text(dir, habit) != nil }, "stderr:\n\(h.stderr)")

@@ -83,6 +83,10 @@ import WidgetRendering
         #expect(pill.background == "#34C759" && pill.border == "#34C759")
         #expect(pill.separator == false && pill.separator_block_width == 15)
         #expect(I3BarSink.block(output("w", "no digits")).min_width == nil)
+        // With a short text, min_width is the short text's: i3bar keeps min_width when it shows
+        // short texts, and a full-text width left a narrow bar's block blank.
+        let long = I3BarSink.block(output("h", "Habit 1/8 [⊕ Log] [ ] Done today"))
+        #expect(long.short_text == "Habit 1/8 Done" && long.min_width == "Habit 0/0 Done")
         let line = I3BarSink.statusLine([o], sortByRelevance: false)
         #expect(line.contains(##""background":"#34C759""##) && line.contains(#""min_width":"Habit 0/0""#), "\(line)")
     }
@@ -197,9 +201,9 @@ import WidgetRendering
         var o = output("cpu", "CPU 6% %{F#f00}")
         o.pango = ##"<b>CPU</b> <span foreground="#34C759">6%</span> <span foreground="#FF3B30" alpha="50%">%{F#f00} &amp; &lt;x&gt;</span>"##
         #expect(FollowFormatter.line(o, format: .polybar)
-                == "%{A1:widgethost click cpu:}CPU %{F#34C759}6%%{F-} %{F#80FF3B30}%\u{200B}{F#f00} & <x>%{F-}%{A}")
+                == "%{A1:widgethost click cpu:}CPU %{F#34C759}6%%{F-} %{F#80FF3B30}%%{O0}{F#f00} & <x>%{F-}%{A}")
         o.pango = nil
-        #expect(FollowFormatter.line(o, format: .polybar) == "%{A1:widgethost click cpu:}CPU 6% %\u{200B}{F#f00}%{A}")
+        #expect(FollowFormatter.line(o, format: .polybar) == "%{A1:widgethost click cpu:}CPU 6% %%{O0}{F#f00}%{A}")
         // Nested colours restore the outer one.
         #expect(PolybarMarkup.fromPango(##"<span foreground="#111111">a<span foreground="#222222">b</span>c</span>"##)
                 == "%{F#111111}a%{F#222222}b%{F#111111}c%{F-}")

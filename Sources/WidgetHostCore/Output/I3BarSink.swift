@@ -64,9 +64,9 @@ public final class I3BarSink: OutputSink {
         return sorted.map(block)
     }
 
-    /// One widget's block. Text with digits gets a `min_width` of the same text with every
-    /// digit a `0`, centred, so a ticking clock or a changing percentage does not make the
-    /// blocks after it jitter. A widget with a `containerBackground` colour is drawn on it as a
+    /// One widget's block. Text with digits gets a `min_width` of the same text (its short text,
+    /// when it has one) with every digit a `0`, centred, so a ticking clock or a changing
+    /// percentage does not make the blocks after it jitter. A widget with a `containerBackground` colour is drawn on it as a
     /// pill (`background`, `border`, no separator line, a wider gap), as i3blocks users style
     /// blocks by hand.
     public static func block(_ o: WidgetOutput) -> Block {
@@ -74,8 +74,11 @@ public final class I3BarSink: OutputSink {
         var b = Block(full_text: o.pango ?? o.text, short_text: short == o.text ? nil : short, color: nil,
                       name: o.id, instance: o.kind, urgent: nil, markup: o.pango == nil ? nil : "pango")
         if o.pango != nil, let s = b.short_text { b.short_text = PangoRenderer.escape(s) }
-        if o.text.contains(where: \.isNumber) {
-            b.min_width = String(o.text.map { $0.isNumber ? "0" : $0 })
+        // Sized from the short text when there is one: i3bar keeps min_width when it switches to
+        // short texts, so a full-text width would leave a narrow bar's block blank.
+        let shown = short == o.text ? o.text : short
+        if shown.contains(where: \.isNumber) {
+            b.min_width = String(shown.map { $0.isNumber ? "0" : $0 })
             b.align = "center"
         }
         if let bg = o.background {
