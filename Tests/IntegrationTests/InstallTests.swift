@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OpenWidgetKit
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -53,7 +54,10 @@ import Glibc
         // The default config: valid, with the XDG paths (no repository-relative `paths`).
         let config = home.path + "/.config/widgethost/config.json"
         let v = run(home.path + "/.local/bin/widgethost", ["validate", "--config", config], environment: environment)
-        #expect(v.status == 0 && v.stdout.contains("5 widgets; plugins from \(home.path)/.local/share/widgethost/Plugins"), "\(v.stdout)")
+        // As many widgets as the repository's config.json lists.
+        let shipped = try WireCodec.decode([String: JSONValue].self, from: Data((FileManagerFree.read(TestPaths.repoRoot + "/config.json") ?? "").utf8))
+        let count = shipped["widgets"]?.arrayValue?.count ?? -1
+        #expect(v.status == 0 && v.stdout.contains("\(count) widgets; plugins from \(home.path)/.local/share/widgethost/Plugins"), "\(v.stdout)")
 
         // Idempotent: nothing is installed twice; an edited config is kept.
         let edited = (FileManagerFree.read(config) ?? "").split(separator: "\n", omittingEmptySubsequences: false)
