@@ -37,6 +37,24 @@ import Testing
         #expect(bad.items.count == 1 && bad.width == 158)
     }
 
+    /// The `desktop` section: values read, and a bad one rejected with its JSON path.
+    @Test func theDesktopSectionIsReadAndBadValuesNamed() throws {
+        func parse(_ json: String) throws(ConfigError) -> HostConfig {
+            try ConfigParser.parse(Data(json.utf8), baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
+        }
+        let ok = try parse(#"{"widgets":[{"kind":"k","family":"systemSmall"}],"desktop":{"widgets":["k-systemSmall"],"anchor":"bottom-left","margin":10,"columns":3}}"#)
+        #expect(ok.desktop?.widgets == ["k-systemSmall"] && ok.desktop?.anchor == .bottomLeft)
+        #expect(ok.desktop?.margin == 10 && ok.desktop?.columns == 3 && ok.desktop?.gap == 22)
+        #expect(try parse("{}").desktop == nil)
+        func error(_ json: String) -> String {
+            do { _ = try parse(json); return "" } catch { return error.description }
+        }
+        #expect(error(#"{"widgets":[{"kind":"k","family":"systemSmall"}],"desktop":{"widgets":["nope"]}}"#).hasPrefix("desktop.widgets[0]: no widget \"nope\""))
+        #expect(error(#"{"desktop":{"anchor":"middle"}}"#).hasPrefix("desktop.anchor: unknown anchor"))
+        #expect(error(#"{"desktop":{"scale":0}}"#).hasPrefix("desktop.scale: must be between"))
+        #expect(error(#"{"desktop":{"size":1}}"#).hasPrefix("desktop.size: unknown key"))
+    }
+
     @Test func regionsHitTheTopmostControl() throws {
         let r = PictureRegions(width: 316, height: 316, scale: 2, regions: [
             .init(kind: "widgetURL", x: 0, y: 0, width: 316, height: 316, url: "myapp://habit"),
