@@ -196,6 +196,7 @@ public final class PictureOutputs {
                     break
                 }
                 if !live { drawn[id] = k }
+                logger.debug("picture of \(id) drawn in \(Int((reply.milliseconds ?? 0) * 1000)) µs: \(reply.written.isEmpty ? "unchanged" : "replaced " + reply.written.map(\.lastPathComponent).joined(separator: ", "))")
                 let now = Set([k.request.png, k.request.svg, k.request.regions].compactMap { $0 })
                 deleteFiles(of: id, keeping: now)
                 files[id] = now
