@@ -204,3 +204,20 @@ final class FakeRenderLauncher: PictureRenderLauncher {
         #expect(launcher.current.requests.count == 2, "other settings: nothing to draw")
     }
 }
+
+@Suite struct BarRefreshSignalTests {
+    @Test func processesAreFoundByTheirCommNameAsPkillMatchesIt() throws {
+        let dir = TestDirectory(); defer { dir.remove() }
+        for (pid, comm) in [(101, "waybar"), (102, "waybar-helper"), (103, "a-very-long-pro"), (104, "sway")] {
+            try FileIO.makeDirectories(dir.path + "/\(pid)")
+            try FileIO.writeAtomically(Data((comm + "\n").utf8), to: dir.path + "/\(pid)/comm")
+        }
+        try FileIO.makeDirectories(dir.path + "/self")
+        let s = BarRefreshSignal(loop: VirtualLoop(), procRoot: dir.path)
+        let found = s.processes(named: ["waybar", BarRefreshSignal.commName("a-very-long-program-name")])
+        #expect(found["waybar"] == [101])
+        #expect(found["a-very-long-pro"] == [103], "comm holds the first 15 bytes of the name")
+        #expect(s.comm(of: 104) == "sway")
+        #expect(s.comm(of: 999) == nil)
+    }
+}

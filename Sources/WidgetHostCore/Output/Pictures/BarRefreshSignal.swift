@@ -7,7 +7,10 @@ import Glibc
 /// process of this user whose name (`/proc/<pid>/comm`, 15 bytes) is the configured one
 /// (`picture.signal`, `picture.signalProcess`; waybar's `image` module with `"signal": N` then
 /// reloads its file). Requests in one loop iteration are coalesced: one signal per (N, name),
-/// sent from a zero-delay timer, never for every widget of a burst.
+/// sent from a zero-delay timer, never for every widget of a burst. The processes found are
+/// remembered for `rescanSeconds` (a picture ticking every second does not walk `/proc` every
+/// second); each one's name is read again right before it is signalled, so a pid reused by
+/// another program is never sent a real-time signal (whose default action ends a process).
 ///
 /// Threading: loop thread only.
 public final class BarRefreshSignal {
@@ -16,6 +19,10 @@ public final class BarRefreshSignal {
     private var pending: Set<Target> = []
     private var timer: (any HostTimer)?
     private let procRoot: String
+    private var found: [String: [pid_t]] = [:]
+    private var scannedAt: Double?
+    /// How long a walk of `/proc` is trusted.
+    public static let rescanSeconds = 2.0
     /// Signals sent (one per process reached), for tests.
     public private(set) var sentCount = 0
 
@@ -39,12 +46,32 @@ public final class BarRefreshSignal {
         pending = []
         guard !targets.isEmpty else { return }
         let names = Set(targets.map { Self.commName($0.process) })
-        let pids = processes(named: names)
+        let now = Self.monotonicSeconds()
+        if scannedAt.map({ now - $0 >= Self.rescanSeconds }) ?? true || !names.isSubset(of: Set(found.keys)) {
+            found = processes(named: names)
+            for n in names where found[n] == nil { found[n] = [] }
+            scannedAt = now
+        }
         for t in targets {
-            for pid in pids[Self.commName(t.process)] ?? [] where kill(pid, __libc_current_sigrtmin() + Int32(t.signal)) == 0 {
+            let name = Self.commName(t.process)
+            for pid in found[name] ?? [] where comm(of: pid) == name && kill(pid, __libc_current_sigrtmin() + Int32(t.signal)) == 0 {
                 sentCount += 1
             }
         }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// `/proc/<pid>/comm` without its newline; nil when the process is gone.
+    func comm(of pid: pid_t) -> String? {
+        guard let data = FileIO.read(procRoot + "/\(pid)/comm", limit: 64) else { return nil }
+        var comm = String(decoding: data, as: UTF8.self)
+        if comm.hasSuffix("\n") { comm.removeLast() }
+        return comm
     }
 
     /// What `comm` holds for a program called `name`: its first 15 bytes.
@@ -57,10 +84,7 @@ public final class BarRefreshSignal {
         for entry in FileIO.list(procRoot) ?? [] {
             guard let pid = pid_t(entry), pid != me else { continue }
             var st = stat()
-            guard stat(procRoot + "/" + entry, &st) == 0, st.st_uid == uid,
-                  let data = FileIO.read(procRoot + "/" + entry + "/comm", limit: 64) else { continue }
-            var comm = String(decoding: data, as: UTF8.self)
-            if comm.hasSuffix("\n") { comm.removeLast() }
+            guard stat(procRoot + "/" + entry, &st) == 0, st.st_uid == uid, let comm = comm(of: pid) else { continue }
             if names.contains(comm) { out[comm, default: []].append(pid) }
         }
         return out
