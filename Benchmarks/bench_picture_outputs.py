@@ -11,6 +11,9 @@ which builds the release host, the render process and the example bundles.
       the new out/<id>.png renamed into place on disk: --writes writes, each waiting for its
       picture, a pause between writes so each is the first of its burst (the throttle's
       leading edge). p50 / p90 / max.
+  P3  widgethost-desktop under Xvfb next to the host (the 10 png widgets on its grid): its CPU
+      over --duration s and its RSS, idle (the nine widgets without the timer) and while the
+      timer ticks (all ten). Skipped when Xvfb or widgethost-desktop is missing.
 
 Each figure is printed as a Markdown table (and written to --out).
 """
@@ -25,26 +28,10 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import descendants  # noqa: E402  (pid and its descendants, from /proc)
+
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def descendants(pid):
-    children = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            children.setdefault(int(fields[1]), []).append(int(entry))
-        except (OSError, IndexError):
-            pass
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(children.get(p, []))
-    return out
 
 
 def cpu_seconds(pid):
@@ -88,7 +75,7 @@ WIDGETS = [
 
 
 class Host:
-    def __init__(self, args, outputs, widgets=WIDGETS):
+    def __init__(self, args, outputs, widgets=WIDGETS, desktop=False):
         self.dir = tempfile.mkdtemp(prefix="widgethost-picbench-")
         os.makedirs(self.dir + "/Plugins")
         for so in args.plugins:
@@ -100,6 +87,8 @@ class Host:
             "widgets": [{"kind": k, "family": f, "outputs": outputs} for k, f in widgets],
             "defaults": {"minReloadSeconds": 0, "containerCoalesceMs": 100, "picture": {"scale": 2}},
         }
+        if desktop:
+            config["desktop"] = {"columns": 8, "scale": 1, "widgets": [f"{k}-{f}" for k, f in widgets]}
         with open(self.dir + "/config.json", "w") as f:
             json.dump(config, f)
         env = dict(os.environ, LC_ALL="C.UTF-8")
@@ -191,6 +180,43 @@ def p2(args, rows):
         h.stop()
 
 
+def p3(args, rows):
+    desktop = os.path.join(os.path.dirname(args.host), "widgethost-desktop")
+    if not shutil.which("Xvfb") or not os.path.exists(desktop):
+        rows.append("| P3 widgethost-desktop | skipped (no Xvfb or no widgethost-desktop) |")
+        return
+    r, w = os.pipe()
+    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    display = ":" + os.read(r, 16).decode().strip()
+    os.close(r)
+    try:
+        for label, widgets in [("idle (9 widgets, nothing due)", WIDGETS[1:]), ("a timer ticking (10 widgets)", WIDGETS)]:
+            h = Host(args, ["files", "png"], widgets=widgets, desktop=True)
+            env = dict(os.environ, DISPLAY=display, GDK_BACKEND="x11", LC_ALL="C.UTF-8")
+            env.pop("WAYLAND_DISPLAY", None)
+            d = subprocess.Popen([desktop, "--config", h.dir + "/config.json"], env=env, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=open(h.dir + "/desktop.log", "w"))
+            try:
+                ok = wait_for(lambda: all(os.path.exists(h.out(f"{k}-{f}.png")) for k, f in widgets), timeout=60, step=0.05)
+                if not ok or d.poll() is not None:
+                    sys.exit("P3: no pictures or no desktop; " + open(h.dir + "/desktop.log").read())
+                time.sleep(args.settle)
+                before = cpu_seconds(d.pid)[d.pid][1]
+                time.sleep(args.duration)
+                after = cpu_seconds(d.pid)[d.pid][1]
+                rows.append(f"| P3 widgethost-desktop, {label}: CPU per {args.duration:.0f} s, RSS | "
+                            f"{after - before:.2f} s, {rss_kib(d.pid) / 1024:.1f} MiB |")
+            finally:
+                d.terminate()
+                d.wait()
+                h.stop()
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--host", required=True)
@@ -199,7 +225,7 @@ def main():
     ap.add_argument("--settle", type=float, default=5)
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--writes", type=int, default=60)
-    ap.add_argument("--only", default="P1,P2")
+    ap.add_argument("--only", default="P1,P2,P3")
     ap.add_argument("--out")
     args = ap.parse_args()
     rows = ["| measure | result |", "| --- | --- |"]
@@ -207,6 +233,8 @@ def main():
         p2(args, rows)
     if "P1" in args.only:
         p1(args, rows)
+    if "P3" in args.only:
+        p3(args, rows)
     text = "\n".join(rows) + "\n"
     print(text)
     if args.out:
