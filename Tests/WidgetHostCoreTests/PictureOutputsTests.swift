@@ -93,6 +93,24 @@ final class FakeRenderLauncher: PictureRenderLauncher {
 
     // MARK: the render process
 
+    @Test func aRequestFrameDecodesToWhatWasSentAndWritesTheRequestAsJSONEncoderWould() throws {
+        var view = text("Habit 6/8 — “quoted” \\ /")
+        view.date = DateText(style: "timer", date: Date(timeIntervalSince1970: 1_800_000_000.25))
+        let encodedView = try WireCodec.encode(view)
+        for request in [PictureRenderRequest(id: "a\"b", family: .systemMedium, now: Date(timeIntervalSince1970: 1_800_000_123.5), scale: 3,
+                                             dark: true, png: "/o/a.png", svg: nil, regions: "/o/a.regions.json"),
+                        PictureRenderRequest(id: "w", family: .accessoryInline, now: Date(timeIntervalSince1970: 0), scale: 1,
+                                             dark: false, png: nil, svg: "/o/w.svg", regions: nil)] {
+            let payload = PictureRenderFrame.payload(request, view: encodedView)
+            let (r, v) = try PictureRenderFrame.decode(payload)
+            #expect(r == request)
+            #expect(v == view)
+            let expected = "{\"request\":" + String(decoding: try WireCodec.encode(request), as: UTF8.self)
+                + ",\"view\":" + String(decoding: encodedView, as: UTF8.self) + "}"
+            #expect(String(decoding: payload, as: UTF8.self) == expected)
+        }
+    }
+
     @Test func aHostWithTextOutputsOnlyNeverStartsTheRenderProcess() throws {
         let loop = VirtualLoop(), launcher = FakeRenderLauncher()
         let p = PictureOutputs(config: try config(), loop: loop, launcher: launcher, logger: logger)

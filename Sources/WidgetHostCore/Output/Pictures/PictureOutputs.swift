@@ -173,10 +173,7 @@ public final class PictureOutputs {
             viewBytes = w.data
             encodedViews[id] = (job.view, viewBytes)
         }
-        let payload: Data
-        do { payload = try PictureRenderFrame.payload(k.request, view: viewBytes) } catch {
-            logger.error("picture of \(id): cannot encode the request: \(error)"); pump(); return
-        }
+        let payload = PictureRenderFrame.payload(k.request, view: viewBytes)
         inFlight = (id, k, job.live)
         requestCount += 1
         connection.send(payload, timeout: k.settings.timeoutSeconds) { [weak self] result in self?.finished(result) }

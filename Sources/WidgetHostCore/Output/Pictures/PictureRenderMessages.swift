@@ -53,14 +53,31 @@ public enum PictureRenderFrame {
         var view: ViewNode
     }
 
-    /// The payload `{"request":…,"view":…}`; `view` is `WireCodec.encode(tree)`.
-    public static func payload(_ request: PictureRenderRequest, view: Data) throws -> Data {
-        var out = Data("{\"request\":".utf8)
-        out.append(try WireCodec.encode(request))
-        out.append(contentsOf: Array(",\"view\":".utf8))
-        out.append(view)
+    /// The payload `{"request":…,"view":…}`; `view` is the tree in `WireCodec`'s JSON. The
+    /// request is written directly (`WireJSONWriter`, as `JSONEncoder` with sorted keys would):
+    /// this runs on every live-date tick of every picture.
+    public static func payload(_ request: PictureRenderRequest, view: Data) -> Data {
+        var w = WireJSONWriter(capacity: 256 + view.count)
+        w.beginObject()
+        w.key("request")
+        w.beginObject()
+        w.member("dark", request.dark)
+        w.member("family", request.family.rawValue)
+        w.member("id", request.id)
+        w.member("now", request.now)
+        w.member("png", request.png)
+        w.member("regions", request.regions)
+        w.member("scale", request.scale)
+        w.member("svg", request.svg)
+        w.endObject()
+        w.key("view")
+        w.null()  // placeholder, replaced by the view's bytes below
+        w.endObject()
+        var out = w.bytes
+        out.removeLast(5)  // "null}"
+        out.append(contentsOf: view)
         out.append(0x7d)
-        return out
+        return Data(out)
     }
 
     public static func decode(_ payload: Data) throws -> (PictureRenderRequest, ViewNode) {
