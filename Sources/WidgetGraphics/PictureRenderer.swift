@@ -53,18 +53,21 @@ public final class PictureRenderer {
 
     /// Corner radius of a system family's widget shape, in points (iPhone).
     public static let cornerRadius = 22.0
-    /// Content margins of the system families (iOS 17) when the widget adopts
-    /// `containerBackground`; a widget without one is drawn edge to edge, as before iOS 17.
-    public static let systemMargins = 16.0
-
-    /// The laid-out tree of `root` in `family` (exposed for tests and benchmarks).
+    /// The laid-out tree of `root` in `family` (exposed for tests and benchmarks): the content
+    /// is laid out inside the root's `contentMargins`, which the SDK sets to the family's iOS
+    /// default (`WidgetFamily.defaultContentMargins`) or to zero after
+    /// `.contentMarginsDisabled()`. A tree without them (an older SDK's) reaches the edges.
     public func layout(_ root: ViewNode, family: WidgetFamily, now: Date) -> PlacedNode {
         let s = family.nominalSize
-        var bounds = Rect(x: 0, y: 0, width: s.width, height: s.height)
-        if !family.isAccessory, Self.firstContainerBackground(root) != nil {
-            bounds = bounds.inset(by: Insets(all: Self.systemMargins))
-        }
+        let bounds = Rect(x: 0, y: 0, width: s.width, height: s.height).inset(by: Self.contentMargins(root))
         return LayoutEngine(measurer: text, now: now).layout(root, in: bounds)
+    }
+
+    /// The root's content margins, each made finite and clamped to 0…40 pt (bad input draws).
+    static func contentMargins(_ root: ViewNode) -> Insets {
+        guard let m = root.modifiers?.contentMargins else { return .zero }
+        func one(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 40) : 0 }
+        return Insets(top: one(m.top), leading: one(m.leading), bottom: one(m.bottom), trailing: one(m.trailing))
     }
 
     /// The `containerBackground` of the tree: the root's or, as the SDK may wrap the root, the

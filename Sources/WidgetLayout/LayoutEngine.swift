@@ -165,8 +165,10 @@ final class LayoutPass {
         case .gaugeLinear:
             return linearControl(b, p, barHeight: 6).size
         case .circularControl(let ideal):
-            let side = circularSide(p, ideal: ideal)
-            return Size(width: side, height: side)
+            // SwiftUI's circular gauge and progress styles are fixed-size: they neither grow
+            // nor shrink with the proposal (a bigger ring takes `scaleEffect`). A stack that
+            // cannot fit one overflows rather than squeezing the ring away.
+            return Size(width: ideal, height: ideal)
         }
     }
 
@@ -403,11 +405,6 @@ final class LayoutPass {
     }
 
     // MARK: controls
-
-    private func circularSide(_ p: ProposedSize, ideal: Double) -> Double {
-        func one(_ v: Double?) -> Double { guard let v, v.isFinite else { return ideal }; return v }
-        return max(0, min(one(p.width), one(p.height), ideal))
-    }
 
     /// A linear progress view or gauge: a title row (label leading, current value trailing),
     /// then the bar between the minimum and maximum labels. Returns the size and the children's
