@@ -6,6 +6,12 @@ import WidgetRendering
 enum Behaviour {
     case stack(Axis), zstack, text, image(resizable: Bool), spacer, divider, fill
     case progressLinear, circularControl(ideal: Double), gaugeLinear, fixed(Size)
+    /// `ViewThatFits` constrained on these axes.
+    case viewThatFits(horizontal: Bool, vertical: Bool)
+    /// `Grid` (its `GridRow` children are stacks until the grid lays their cells out).
+    case grid
+    /// `LazyVGrid` (tracks across the horizontal axis) or `LazyHGrid` (vertical).
+    case lazyGrid(Axis)
 }
 
 /// The sanitized `.frame(...)` of a box: every length finite and ≥ 0 except a `max` that may
@@ -61,6 +67,10 @@ final class LayoutBox {
     let priority: Double
     let offset: (x: Double, y: Double)
     let spacing: Double?
+    /// A `Grid`'s `horizontalSpacing` (its `spacing` is the vertical one).
+    let horizontalSpacing: Double?
+    /// A lazy grid's items.
+    let gridTracks: [GridTrack]
     /// `aspectRatio`: the ratio (width / height; nil: the content's ideal ratio) and whether
     /// it fills (else fits) the proposal.
     let aspect: (ratio: Double?, fill: Bool)?
@@ -78,6 +88,8 @@ final class LayoutBox {
     var texts = SmallCache<ProposedSize, (PlacedText, Size)>()
     /// Text measurements by (font, width, lines): proposals that differ only in height share them.
     var measurements = SmallCache<MeasureKey, TextMeasurement>()
+    /// A grid's arrangement per proposal.
+    var grids = SmallCache<ProposedSize, GridArrangement>()
 
     init(node: ViewNode, behaviour: Behaviour, env: LayoutEnvironment, text: String) {
         self.node = node
@@ -115,6 +127,8 @@ final class LayoutBox {
             aspect = nil
         }
         spacing = node.spacing.flatMap { $0.isFinite ? min(max($0, -LayoutLimits.maxLength), LayoutLimits.maxLength) : nil }
+        horizontalSpacing = Sanitize.length(node.horizontalSpacing)
+        gridTracks = (node.gridItems ?? []).prefix(64).map(GridTrack.init)
         alignment = AlignmentSpec(name: node.alignment)
         baselineAlignment = node.alignment == "firstTextBaseline" ? false : (node.alignment == "lastTextBaseline" ? true : nil)
     }
@@ -253,15 +267,13 @@ struct LayoutBoxBuilder {
             }
         case .group, .link, .button, .unknown, .empty:
             behaviour = .stack(parent.parentAxis ?? .vertical)
-        // Interim layouts of the views the SDK gained with issue 13, until they get their own
-        // rules (docs/widgetkit-parity.md, "Not there yet"): a ViewThatFits shows its first
-        // (largest) candidate; a grid's rows are stacks whose columns do not align across rows;
-        // a lazy grid is one column (vertical) or one row (horizontal).
         case .viewThatFits:
-            behaviour = .zstack
-            kids = Array(kids.prefix(1))
-        case .grid, .lazyVGrid: behaviour = .stack(.vertical)
-        case .gridRow, .lazyHGrid: behaviour = .stack(.horizontal)
+            behaviour = .viewThatFits(horizontal: n.axes != "vertical", vertical: n.axes != "horizontal")
+        case .grid: behaviour = .grid
+        // Outside a Grid a row is an HStack; inside, the grid lays its cells out.
+        case .gridRow: behaviour = .stack(.horizontal)
+        case .lazyVGrid: behaviour = .lazyGrid(.horizontal)
+        case .lazyHGrid: behaviour = .lazyGrid(.vertical)
         case .accessoryWidgetBackground: behaviour = .fill
         }
         if n.role == Self.switchRole { return LayoutBox(node: n, behaviour: .fixed(Size(width: 51, height: 31)), env: env, text: "") }
