@@ -156,3 +156,17 @@ private func renderer() -> PictureRenderer {
     #expect(up.filter { $0 }.count == 3 || up.filter { $0 }.count == 2)
     #expect(down.filter { $0 }.count == 7 || down.filter { $0 }.count == 8)
 }
+
+@Test func sfProTrackingBySize() {
+    // Apple's table: 17 pt (body, headline) −0.43 pt, 34 pt (largeTitle) +0.40 pt, 11 pt +0.07 pt.
+    #expect(abs(Tracking.sfPro(size: 17) * 17 - -0.442) < 0.001)
+    #expect(abs(Tracking.sfPro(size: 34) * 34 - 0.408) < 0.001)
+    #expect(abs(Tracking.sfPro(size: 11) * 11 - 0.066) < 0.001)
+    #expect(Tracking.sfPro(size: 12) == 0 && Tracking.sfPro(size: 200) == 0 && Tracking.sfPro(size: .nan) == 0)
+    #expect(abs(Tracking.sfPro(size: 16.5) - -0.023) < 1e-9)
+    // Applied by the text engine: Habit's headline takes 92 pt in Inter (96 untracked), so it
+    // fits the 94 pt a small widget with content margins and padding offers, as on iOS.
+    _ = PinnedFonts.configured
+    let headline = PangoText().measure("Drink Water", font: ResolvedFont(size: 17, weight: 600), width: nil, maxLines: nil).width
+    #expect(headline == 92)
+}
