@@ -19,9 +19,14 @@ public struct PictureOptions: Sendable {
     public var redact: Bool?
     /// Draw the accessory families on a dark backdrop, as on a Lock Screen (else transparent).
     public var accessoryBackdrop: Bool
+    /// Redact `privacySensitive` subtrees even when the entry is not a placeholder (the
+    /// `.privacy` reason: a locked screen), as `RenderOptions.redactPrivate` does for text.
+    public var redactPrivate: Bool
 
-    public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = true) {
+    public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = true,
+                redactPrivate: Bool = false) {
         self.scale = scale; self.appearance = appearance; self.now = now; self.redact = redact; self.accessoryBackdrop = accessoryBackdrop
+        self.redactPrivate = redactPrivate
     }
 }
 
@@ -155,6 +160,7 @@ public final class PictureRenderer {
             let p = WidgetPainter(cr: cr, text: self.text, palette: palette ?? Palette(appearance: options.appearance, mode: .fullColor),
                                   now: options.now, redaction: options.redact)
             p.onFinish = { unmapped.formUnion($0) }
+            p.redactPrivate = options.redactPrivate
             return p
         }
         cairo_destroy(cr)

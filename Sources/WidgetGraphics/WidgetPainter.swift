@@ -14,13 +14,17 @@ struct PaintEnvironment {
     var opacity = 1.0
     var redacted = false
 
-    func applying(_ m: Modifiers?, redactionAllowed: Bool?) -> PaintEnvironment {
+    /// The environment under a node carrying `m`. `redactionAllowed` is the picture's
+    /// `redact` option (false: never redact); `redactPrivate` redacts `privacySensitive`
+    /// subtrees (the `.privacy` reason, as on a locked screen).
+    func applying(_ m: Modifiers?, redactionAllowed: Bool?, redactPrivate: Bool = false) -> PaintEnvironment {
         guard let m else { return self }
         var e = self
         if let f = m.foreground { e.foreground = f }
         if let t = m.tint { e.tint = t }
         if let o = m.opacity, o.isFinite { e.opacity *= min(max(o, 0), 1) }
         if redactionAllowed != false, let r = m.redacted { e.redacted = r || redactionAllowed == true }
+        if redactionAllowed != false, redactPrivate, m.privacySensitive == true { e.redacted = true }
         return e
     }
 }
@@ -34,6 +38,8 @@ final class WidgetPainter {
     let palette: Palette
     let now: Date
     let redaction: Bool?
+    /// Redact `privacySensitive` subtrees.
+    var redactPrivate = false
     /// SF Symbol names drawn as the fallback box.
     var unmapped: Set<String> = []
     /// Called by `finish()` with `unmapped`.
@@ -97,7 +103,7 @@ final class WidgetPainter {
         guard painted <= LayoutLimits.maxNodes else { return }
         let m = p.node.modifiers
         if m?.hidden == true { return }
-        let env = parent.applying(m, redactionAllowed: redaction)
+        let env = parent.applying(m, redactionAllowed: redaction, redactPrivate: redactPrivate)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         if let deg = m?.rotation, deg.isFinite, deg != 0 {
@@ -111,6 +117,44 @@ final class WidgetPainter {
             cairo_translate(cr, -p.frame.midX, -p.frame.midY)
         }
         clip(p, m)
+        if let shadow = Self.shadow(m), !env.redacted {
+            // SwiftUI's shadow follows the drawn pixels: draw the node into a group, lay the
+            // group's alpha down offset and spread (a blur of nine taps), then the group.
+            cairo_push_group(cr)
+            paintContent(p, env)
+            let group = cairo_pop_group(cr)
+            let taps = shadow.radius > 0.5 ? Self.blurTaps : [(0.0, 0.0)]
+            for (dx, dy) in taps {
+                cairo_save(cr)
+                cairo_translate(cr, shadow.x + dx * shadow.radius / 2, shadow.y + dy * shadow.radius / 2)
+                cairo_set_source_rgba(cr, 0, 0, 0, 0.33 * env.opacity / Double(taps.count))
+                cairo_mask(cr, group)
+                cairo_restore(cr)
+            }
+            cairo_set_source(cr, group)
+            cairo_paint(cr)
+            cairo_pattern_destroy(group)
+            return
+        }
+        paintContent(p, env)
+    }
+
+    /// The centre and eight points around it: offsets (in radii) that spread a shadow.
+    private static let blurTaps: [(Double, Double)] = [(0, 0)] + (0..<8).map { (cos(Double($0) * .pi / 4), sin(Double($0) * .pi / 4)) }
+
+    /// `.shadow(radius:x:y:)` from the tree, its numbers finite and bounded; nil when absent.
+    static func shadow(_ m: Modifiers?) -> (radius: Double, x: Double, y: Double)? {
+        guard case .object(let o)? = m?.other?["shadow"] else { return nil }
+        func num(_ k: String) -> Double {
+            guard case .number(let v)? = o[k], v.isFinite else { return 0 }
+            return min(max(v, -200), 200)
+        }
+        return (max(0, num("radius")), num("x"), num("y"))
+    }
+
+    /// A node's background, own drawing and children (inside its transform and clip).
+    private func paintContent(_ p: PlacedNode, _ env: PaintEnvironment) {
+        let m = p.node.modifiers
         if let bg = m?.background {
             setStyle(bg, env, in: p.frame)
             rect(p.frame)

@@ -170,3 +170,46 @@ private func renderer() -> PictureRenderer {
     let headline = PangoText().measure("Drink Water", font: ResolvedFont(size: 17, weight: 600), width: nil, maxLines: nil).width
     #expect(headline == 92)
 }
+
+private func pixelImage(_ v: ViewNode, _ options: PictureOptions) throws -> PixelImage {
+    try #require(PixelImage.decodePNG(renderer().render(v, family: .systemSmall, format: .png, options: options).bytes))
+}
+
+private func rgb(_ image: PixelImage, _ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+    let px = image.pixels[y * image.width + x]
+    return (Int((px >> 16) & 0xFF), Int((px >> 8) & 0xFF), Int(px & 0xFF))
+}
+
+@Test func privacySensitiveTextIsRedactedOnlyForThePrivacyReason() throws {
+    let v = tree(VStack { Text("Public"); Text("Balance 1 234 €").privacySensitive() }.font(.title))
+    let shown = try pixelImage(v, PictureOptions(now: fixedNow))
+    let locked = try pixelImage(v, PictureOptions(now: fixedNow, redactPrivate: true))
+    let never = try pixelImage(v, PictureOptions(now: fixedNow, redact: false, redactPrivate: true))
+    #expect(shown.differingPixels(from: locked, threshold: 32) > 300)
+    #expect(shown.differingPixels(from: never, threshold: 32) == 0)
+    // Only the sensitive line changes: the top half (the public line) is the same.
+    let top = { (i: PixelImage) in Array(i.pixels.prefix(i.width * 130)) }
+    #expect(top(shown) == top(locked))
+}
+
+@Test func materialsAreTranslucentFillsThickerMoreOpaque() throws {
+    // Over a red widget background, at scale 1: the thin material lets more red through.
+    func centre(_ m: Material) throws -> (r: Int, g: Int, b: Int) {
+        let v = tree(Rectangle().fill(m).containerBackground(.red, for: .widget))
+        return rgb(try pixelImage(v, PictureOptions(scale: 1, now: fixedNow)), 79, 79)
+    }
+    let thin = try centre(.ultraThinMaterial), thick = try centre(.ultraThickMaterial)
+    #expect(thin.r > 240 && thin.g > 100 && thin.g < 150)  // 0.35 × 247 + 0.65 × 59
+    #expect(thick.g > 200)
+}
+
+@Test func shadowDarkensBelowAndRightOfTheShape() throws {
+    let square = Rectangle().fill(.white).frame(width: 40, height: 40)
+    let plain = try pixelImage(tree(square.containerBackground(.gray, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    let shadowed = try pixelImage(tree(square.shadow(radius: 4, x: 6, y: 6).containerBackground(.gray, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    // The square spans 59…99; its shadow falls on 65…105, visible right of and under it.
+    #expect(rgb(shadowed, 102, 82).r < rgb(plain, 102, 82).r - 20)
+    #expect(rgb(shadowed, 82, 102).r < rgb(plain, 82, 102).r - 20)
+    #expect(rgb(shadowed, 55, 82) == rgb(plain, 55, 82))  // nothing on the other side
+    #expect(rgb(shadowed, 79, 79) == rgb(plain, 79, 79))  // the square itself is unchanged
+}
