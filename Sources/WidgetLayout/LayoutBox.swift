@@ -161,7 +161,11 @@ struct SmallCache<Key: Equatable, Value> {
         }
         set {
             guard let newValue else { return }
-            if keys.count >= Self.limit {
+            if keys.isEmpty {
+                // Most boxes see a few proposals: one allocation each instead of regrowing.
+                keys.reserveCapacity(4)
+                values.reserveCapacity(4)
+            } else if keys.count >= Self.limit {
                 keys.removeFirst(keys.count / 2)
                 values.removeFirst(values.count / 2)
             }
