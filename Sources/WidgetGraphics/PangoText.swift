@@ -52,10 +52,11 @@ public final class PangoText: TextMeasurer {
     }
 
     /// The attributes of `font`: SF Pro's tracking for its size (`Tracking`) on the sans
-    /// faces, tabular figures for `monospacedDigit`.
+    /// faces plus the view's own `tracking`, tabular figures for `monospacedDigit`.
     private func attributes(_ font: ResolvedFont) -> OpaquePointer {
         let em = font.design == .default || font.design == .rounded ? Tracking.sfPro(size: font.size) : 0
-        let key = AttributeKey(spacing: Int32((em * font.size * Double(PANGO_SCALE)).rounded()), tabular: font.monospacedDigit)
+        let points = em * font.size + (font.tracking.isFinite ? min(max(font.tracking, -1000), 1000) : 0)
+        let key = AttributeKey(spacing: Int32((points * Double(PANGO_SCALE)).rounded()), tabular: font.monospacedDigit)
         if let a = attributeLists[key] { return a }
         let a = pango_attr_list_new()!
         if key.spacing != 0 { pango_attr_list_insert(a, pango_attr_letter_spacing_new(key.spacing)) }

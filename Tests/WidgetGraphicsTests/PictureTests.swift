@@ -167,8 +167,13 @@ private func renderer() -> PictureRenderer {
     // Applied by the text engine: Habit's headline takes 92 pt in Inter (96 untracked), so it
     // fits the 94 pt a small widget with content margins and padding offers, as on iOS.
     _ = PinnedFonts.configured
-    let headline = PangoText().measure("Drink Water", font: ResolvedFont(size: 17, weight: 600), width: nil, maxLines: nil).width
+    let t = PangoText()
+    let headline = t.measure("Drink Water", font: ResolvedFont(size: 17, weight: 600), width: nil, maxLines: nil).width
     #expect(headline == 92)
+    // A view's own tracking comes on top: 2 pt more between each of the 11 characters (Pango
+    // trims it at the line's ends).
+    let tracked = t.measure("Drink Water", font: ResolvedFont(size: 17, weight: 600, tracking: 2), width: nil, maxLines: nil).width
+    #expect(abs(tracked - headline - 20) <= 1)
 }
 
 private func pixelImage(_ v: ViewNode, _ options: PictureOptions) throws -> PixelImage {

@@ -211,3 +211,10 @@ extension PlacedNode {
     #expect(framed.frame.size == Size(width: 30, height: 30))
     #expect(framed.indicator?.size == Size(width: 58, height: 58))
 }
+
+@Test func trackingAndKerningReachTheFont() {
+    let p = layout(VStack { Text("a").tracking(2); Text("b").kerning(-1); Text("c") }.font(.system(size: 10)), width: 100, height: 100)
+    #expect(texts(p).map { $0.text?.font.tracking } == [2, -1, 0])
+    // minimumScaleFactor scales the tracking with the size.
+    #expect(ResolvedFont(size: 20, tracking: 2).scaled(0.5) == ResolvedFont(size: 10, tracking: 1))
+}
