@@ -218,3 +218,25 @@ private func rgb(_ image: PixelImage, _ x: Int, _ y: Int) -> (r: Int, g: Int, b:
     #expect(rgb(shadowed, 55, 82) == rgb(plain, 55, 82))  // nothing on the other side
     #expect(rgb(shadowed, 79, 79) == rgb(plain, 79, 79))  // the square itself is unchanged
 }
+
+@Test func radialAndAngularGradients() throws {
+    // At scale 1 in a 158 pt square: radial red at the centre to blue 70 pt out.
+    let radial = try pixelImage(tree(Rectangle().fill(RadialGradient(colors: [.red, .blue], center: .center, startRadius: 0, endRadius: 70))),
+                                PictureOptions(scale: 1, now: fixedNow))
+    let centre = rgb(radial, 79, 79), edge = rgb(radial, 79, 153)
+    #expect(centre.r > 200 && centre.b < 80)
+    #expect(edge.b > 200 && edge.r < 80)
+    // Angular, a full turn clockwise from the trailing side: red just below the 3 o'clock
+    // line, half-way (purple) at 9 o'clock, blue just above 3 o'clock.
+    let angular = try pixelImage(tree(Rectangle().fill(AngularGradient(colors: [.red, .blue], center: .center))),
+                                 PictureOptions(scale: 1, now: fixedNow))
+    let start = rgb(angular, 150, 82), half = rgb(angular, 8, 79), end = rgb(angular, 150, 76)
+    #expect(start.r > 200 && start.b < 80)
+    #expect(end.b > 200 && end.r < 80)
+    #expect(half.r > 90 && half.r < 180 && half.b > 90 && half.b < 180)
+    // The tree carries the kind and geometry (WireJSONReaderTests round-trips them).
+    let spec = AngularGradient(colors: [.red, .blue], center: .center, startAngle: .degrees(90), endAngle: .degrees(180))._styleSpec
+    #expect(spec.gradientKind == "angular" && spec.gradientPoints == [0.5, 0.5, 90, 180])
+    let r = RadialGradient(colors: [.red, .blue], center: .top, startRadius: 5, endRadius: 50)._styleSpec
+    #expect(r.gradientKind == "radial" && r.gradientPoints == [0.5, 0, 5, 50])
+}
