@@ -178,7 +178,8 @@ final class WidgetPainter {
             for (dx, dy) in taps {
                 cairo_save(cr)
                 cairo_translate(cr, shadow.x + dx * shadow.radius / 2, shadow.y + dy * shadow.radius / 2)
-                cairo_set_source_rgba(cr, 0, 0, 0, 0.33 * env.opacity / Double(taps.count))
+                let c = shadow.color.map { color($0, env) } ?? RGBA(0, 0, 0, 0.33)
+                cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * env.opacity / Double(taps.count))
                 cairo_mask(cr, group)
                 cairo_restore(cr)
             }
@@ -193,14 +194,23 @@ final class WidgetPainter {
     /// The centre and eight points around it: offsets (in radii) that spread a shadow.
     private static let blurTaps: [(Double, Double)] = [(0, 0)] + (0..<8).map { (cos(Double($0) * .pi / 4), sin(Double($0) * .pi / 4)) }
 
-    /// `.shadow(radius:x:y:)` from the tree, its numbers finite and bounded; nil when absent.
-    static func shadow(_ m: Modifiers?) -> (radius: Double, x: Double, y: Double)? {
+    /// `.shadow(color:radius:x:y:)` from the tree, its numbers finite and bounded, its colour
+    /// nil when absent (iOS's default, black at 33 %); nil when there is no shadow.
+    static func shadow(_ m: Modifiers?) -> (radius: Double, x: Double, y: Double, color: StyleSpec?)? {
         guard case .object(let o)? = m?.other?["shadow"] else { return nil }
         func num(_ k: String) -> Double {
             guard case .number(let v)? = o[k], v.isFinite else { return 0 }
             return min(max(v, -200), 200)
         }
-        return (max(0, num("radius")), num("x"), num("y"))
+        var color: StyleSpec?
+        if case .object(let c)? = o["color"] {
+            var s = StyleSpec()
+            if case .string(let n)? = c["name"] { s.name = n }
+            if case .array(let v)? = c["rgba"] { s.rgba = v.compactMap { if case .number(let x) = $0 { return x } else { return nil } } }
+            if case .number(let a)? = c["opacity"] { s.opacity = a }
+            if s.name != nil || s.rgba != nil { color = s }
+        }
+        return (max(0, num("radius")), num("x"), num("y"), color)
     }
 
     /// A node's background, own drawing and children (inside its transform and clip).

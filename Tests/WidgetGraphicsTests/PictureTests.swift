@@ -217,6 +217,9 @@ private func rgb(_ image: PixelImage, _ x: Int, _ y: Int) -> (r: Int, g: Int, b:
     #expect(rgb(shadowed, 82, 102).r < rgb(plain, 82, 102).r - 20)
     #expect(rgb(shadowed, 55, 82) == rgb(plain, 55, 82))  // nothing on the other side
     #expect(rgb(shadowed, 79, 79) == rgb(plain, 79, 79))  // the square itself is unchanged
+    // A coloured shadow tints: red keeps the red channel, takes green and blue.
+    let red = try pixelImage(tree(square.shadow(color: .red, radius: 0, x: 6, y: 6).containerBackground(.gray, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    #expect(rgb(red, 102, 82).r > 200 && rgb(red, 102, 82).g < 80)
 }
 
 @Test func radialAndAngularGradients() throws {
