@@ -243,3 +243,21 @@ private func rgb(_ image: PixelImage, _ x: Int, _ y: Int) -> (r: Int, g: Int, b:
     let r = RadialGradient(colors: [.red, .blue], center: .top, startRadius: 5, endRadius: 50)._styleSpec
     #expect(r.gradientKind == "radial" && r.gradientPoints == [0.5, 0, 5, 50])
 }
+
+@Test func contentIsLaidOutInsideTheRootsContentMargins() {
+    // A colour fills what it is offered: the content rectangle.
+    func frame(_ margins: EdgeInsetsSpec?, _ family: WidgetFamily) -> Rect {
+        var node = tree(Color.red)
+        var m = node.modifiers ?? Modifiers()
+        m.contentMargins = margins
+        node.modifiers = m
+        return renderer().layout(node, family: family, now: fixedNow).frame
+    }
+    #expect(frame(WidgetFamily.systemSmall.defaultContentMargins, .systemSmall) == Rect(x: 16, y: 16, width: 126, height: 126))
+    #expect(frame(EdgeInsetsSpec(top: 4, leading: 8, bottom: 12, trailing: 16), .systemMedium) == Rect(x: 8, y: 4, width: 314, height: 142))
+    // .contentMarginsDisabled() (zero margins) and a tree without margins reach the edges.
+    #expect(frame(EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0), .systemSmall) == Rect(x: 0, y: 0, width: 158, height: 158))
+    #expect(frame(nil, .systemSmall) == Rect(x: 0, y: 0, width: 158, height: 158))
+    // Bad margins are clamped, never a crash.
+    #expect(frame(EdgeInsetsSpec(top: .nan, leading: -5, bottom: .infinity, trailing: 1e9), .systemSmall) == Rect(x: 0, y: 0, width: 118, height: 158))
+}
