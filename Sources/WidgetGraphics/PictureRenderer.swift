@@ -91,6 +91,7 @@ public final class PictureRenderer {
 
     /// Corner radius of a system family's widget shape, in points (iPhone).
     public static let cornerRadius = 22.0
+
     /// The laid-out tree of `root` in `family` (exposed for tests and benchmarks): the content
     /// is laid out inside the root's `contentMargins`, which the SDK sets to the family's iOS
     /// default (`WidgetFamily.defaultContentMargins`) or to zero after
