@@ -299,7 +299,11 @@ struct LayoutBoxBuilder {
         if case .stack(let axis) = behaviour { childEnv.parentAxis = axis } else { childEnv.parentAxis = nil }
         env.parentAxis = parent.parentAxis
         let box = LayoutBox(node: n, behaviour: behaviour, env: env, text: text)
-        for c in kids + synthetic {
+        box.children.reserveCapacity(kids.count + synthetic.count)
+        for c in kids {
+            if let b = build(c, env: childEnv, depth: depth + 1) { box.children.append(b) }
+        }
+        for c in synthetic {
             if let b = build(c, env: childEnv, depth: depth + 1) { box.children.append(b) }
         }
         return box
