@@ -29,6 +29,27 @@ static inline gboolean widgethost_is_wayland(GdkDisplay *display) {
 #endif
 }
 
+/* GDK's own handler of a lost X connection exits with status 1 and says nothing (GTK 3.24):
+   this one says why first. Xlib calls it when the connection breaks; it must not return. */
+#ifdef GDK_WINDOWING_X11
+static int widgethost_x11_connection_lost(Display *display) {
+    (void)display;
+    static const char message[] = "widgethost-desktop: the display went away; stopping\n";
+    ssize_t ignored = write(2, message, sizeof message - 1);
+    (void)ignored;
+    _exit(1);
+}
+#endif
+
+/* Installs the handler above when `display` is an X11 one (after gtk_init). */
+static inline void widgethost_x11_report_lost_connection(GdkDisplay *display) {
+#ifdef GDK_WINDOWING_X11
+    if (GDK_IS_X11_DISPLAY(display)) XSetIOErrorHandler(widgethost_x11_connection_lost);
+#else
+    (void)display;
+#endif
+}
+
 /* pidfd_open(2): syscall() is variadic, which Swift cannot call. */
 static inline int widgethost_desktop_pidfd_open(int pid) {
 #ifdef SYS_pidfd_open

@@ -60,6 +60,7 @@ final class DesktopSurface {
         let destroyed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in gtk_main_quit() }
         widgethost_signal_connect(window, "destroy", unsafeBitCast(destroyed, to: GCallback.self), nil)
         if let display = gdk_display_get_default() {
+            widgethost_x11_report_lost_connection(display)   // X11: GDK itself would exit 1 silently
             let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutableRawPointer?) -> Void = { _, _, data in
                 guard let data else { return }
                 Unmanaged<DesktopSurface>.fromOpaque(data).takeUnretainedValue().displayClosed()
