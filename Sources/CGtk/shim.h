@@ -8,6 +8,7 @@
 #include <glib-unix.h>
 #include <sys/inotify.h>
 #include <sys/syscall.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef GDK_WINDOWING_WAYLAND
 #include <gdk/gdkwayland.h>
@@ -48,6 +49,30 @@ static inline void widgethost_x11_report_lost_connection(GdkDisplay *display) {
 #else
     (void)display;
 #endif
+}
+
+/* On Wayland GDK logs "Error reading events from display: …" (or "Error flushing display",
+   "Error N (…) dispatching to Wayland display.") as a structured Gdk message and then exits with
+   status 1: this log writer says why the surface stops instead, with GDK's reason; every other
+   message goes to GLib's default writer. Set once, before gtk_init. */
+static GLogWriterOutput widgethost_log_writer(GLogLevelFlags level, const GLogField *fields, gsize n, gpointer data) {
+    const char *domain = NULL, *message = NULL;
+    for (gsize i = 0; i < n; i++) {
+        if (strcmp(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0) domain = fields[i].value;
+        if (strcmp(fields[i].key, "MESSAGE") == 0 && fields[i].length < 0) message = fields[i].value;
+    }
+    if (domain && message && strcmp(domain, "Gdk") == 0 && g_str_has_prefix(message, "Error") && strstr(message, "display")) {
+        gchar *line = g_strdup_printf("widgethost-desktop: the display went away (%s); stopping\n", message);
+        ssize_t ignored = write(2, line, strlen(line));
+        (void)ignored;
+        g_free(line);
+        return G_LOG_WRITER_HANDLED;
+    }
+    return g_log_writer_default(level, fields, n, data);
+}
+
+static inline void widgethost_report_lost_wayland_connection(void) {
+    g_log_set_writer_func(widgethost_log_writer, NULL, NULL);
 }
 
 /* pidfd_open(2): syscall() is variadic, which Swift cannot call. */

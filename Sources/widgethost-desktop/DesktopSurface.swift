@@ -30,6 +30,7 @@ final class DesktopSurface {
         self.outDirectory = outDirectory
         self.desktop = desktop
         self.controlSocket = controlSocket
+        widgethost_report_lost_wayland_connection()   // GDK exits 1 after logging why: say it our way
         guard gtk_init_check(nil, nil) != 0 else {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
             return nil
@@ -60,7 +61,7 @@ final class DesktopSurface {
         let destroyed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in gtk_main_quit() }
         widgethost_signal_connect(window, "destroy", unsafeBitCast(destroyed, to: GCallback.self), nil)
         if let display = gdk_display_get_default() {
-            widgethost_x11_report_lost_connection(display)   // X11: GDK itself would exit 1 silently
+            widgethost_x11_report_lost_connection(display)   // GDK's own exits 1 silently
             let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutableRawPointer?) -> Void = { _, _, data in
                 guard let data else { return }
                 Unmanaged<DesktopSurface>.fromOpaque(data).takeUnretainedValue().displayClosed()
