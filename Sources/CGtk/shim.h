@@ -75,6 +75,20 @@ static inline void widgethost_report_lost_wayland_connection(void) {
     g_log_set_writer_func(widgethost_log_writer, NULL, NULL);
 }
 
+/* Whether `display` is X11 with a window manager that does not say it knows desktop windows
+   (`_NET_WM_WINDOW_TYPE_DESKTOP` in `_NET_SUPPORTED`): i3, or no window manager at all. Such a
+   manager floats a desktop-type window above the others (i3 4.22 does). */
+static inline gboolean widgethost_x11_lacks_desktop_windows(GdkDisplay *display) {
+#ifdef GDK_WINDOWING_X11
+    if (!GDK_IS_X11_DISPLAY(display)) return FALSE;
+    return !gdk_x11_screen_supports_net_wm_hint(gdk_display_get_default_screen(display),
+                                                gdk_atom_intern_static_string("_NET_WM_WINDOW_TYPE_DESKTOP"));
+#else
+    (void)display;
+    return FALSE;
+#endif
+}
+
 /* pidfd_open(2): syscall() is variadic, which Swift cannot call. */
 static inline int widgethost_desktop_pidfd_open(int pid) {
 #ifdef SYS_pidfd_open

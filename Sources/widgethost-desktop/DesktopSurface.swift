@@ -25,6 +25,10 @@ final class DesktopSurface {
     private var outWatch: OutDirectoryWatch?
     private var hostWatch: HostProcessWatch?
     private var status: Int32 = 0
+    /// X11 under a window manager without desktop windows (i3, or none): an override-redirect
+    /// window lowered below every other, as conky's `own_window_type = 'override'`, since such a
+    /// manager floats a desktop-type window above the others.
+    private let unmanaged: Bool
 
     init?(outDirectory: String, desktop: DesktopConfig, controlSocket: String) {
         self.outDirectory = outDirectory
@@ -35,7 +39,8 @@ final class DesktopSurface {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
             return nil
         }
-        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        unmanaged = gdk_display_get_default().map { widgethost_x11_lacks_desktop_windows($0) != 0 } ?? false
+        window = gtk_window_new(unmanaged ? GTK_WINDOW_POPUP : GTK_WINDOW_TOPLEVEL)
         area = gtk_drawing_area_new()
         gtk_window_set_title(cast(window), "widgethost-desktop")
         gtk_container_add(cast(window), area)
@@ -88,7 +93,10 @@ final class DesktopSurface {
         refreshWidgetSet()
         place()
         gtk_widget_show_all(window)
-        FileHandleFree.error("widgethost-desktop: \(grid.items.count) widget(s) from \(outDirectory) on \(isLayerShell ? "a layer-shell background surface" : "a desktop window")")
+        if unmanaged, let w = gtk_widget_get_window(window) { gdk_window_lower(w) }
+        let surface = isLayerShell ? "a layer-shell background surface"
+            : unmanaged ? "a window below all others (the window manager has no desktop windows)" : "a desktop window"
+        FileHandleFree.error("widgethost-desktop: \(grid.items.count) widget(s) from \(outDirectory) on \(surface)")
         gtk_main()
         return status
     }
