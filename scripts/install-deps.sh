@@ -37,6 +37,9 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v grim >/dev/null || missing+=(grim)
     command -v import >/dev/null || missing+=(imagemagick)
     command -v xdotool >/dev/null || missing+=(xdotool)
+    # DesktopSurfaceTests: xprop and xwininfo read the desktop window's type, state and place;
+    # xmessage is a window to cover it with.
+    command -v xprop >/dev/null || missing+=(x11-utils)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

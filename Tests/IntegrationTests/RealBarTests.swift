@@ -346,6 +346,12 @@ final class XServer {
     private init(display: String, process: BarProcess, dir: TempDir) { self.display = display; self.process = process; self.dir = dir }
     deinit { dir.remove() }
 
+    /// Stops the server, as a display that goes away.
+    func stop() {
+        process.signal(SIGTERM)
+        _ = process.waitForExit(timeout: RealBarTests.patience)
+    }
+
     /// nil when Xvfb is missing outside CI (skip).
     static func start(width: Int, height: Int) throws -> XServer? {
         guard let xvfb = requireProgram("Xvfb", package: "xvfb") else { return nil }
