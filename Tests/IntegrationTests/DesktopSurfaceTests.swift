@@ -2,6 +2,7 @@ import FoundationEssentials
 import OpenWidgetKit
 import Testing
 import WidgetGraphics
+import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -169,6 +170,51 @@ import Glibc
         #expect(desktop.stderr.contains("widgethost-desktop: the display went away ("), "\(desktop.stderr)")
     }
 
+    /// The real host draws the Habit widget (`png` output, scale 2) and the surface shows it; a
+    /// real click (xdotool) on its Log button, found in the host's `regions.json`, runs the
+    /// button's intent through the control socket: the count goes up in the text output and in
+    /// the picture on screen. Then the host is killed: the widget is dimmed as not running.
+    @Test func x11ClickOnTheHabitButtonLogsTheHabit() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xdotool = requireProgram("xdotool", package: "xdotool"),
+              let screen = try XServer.start(width: Self.screen.width, height: Self.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let s = try DesktopScene(display: screen.display, anchor: "top-right", plugins: ["HabitWidget"])
+        defer { s.stop() }
+        s.writeConfig("""
+            {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]}],
+             "defaults": {"picture": {"scale": 2}},
+             "desktop": {"widgets": ["\(Self.habit)"], "scale": 2}}
+            """)
+        s.picturePath = { [out = s.out] in out + "/\($0).png" }
+        let host = try s.session.startHost()
+        let regionsFile = s.out + "/" + PictureRegions.fileName(for: Self.habit)
+        #expect(eventually(timeout: Self.patience) {
+            s.session.text(Self.habit)?.contains("Habit 0/8") == true && FileManagerFree.exists(s.out + "/\(Self.habit).png")
+                && FileManagerFree.exists(regionsFile)
+        }, "host:\n\(host.stderr.suffix(3000))")
+        let before = try #require(readBytes(s.out + "/\(Self.habit).png"))
+        let desktop = try s.startDesktop()
+        let frame = (x: Self.screen.width - 64 - 316, y: 64, w: 316, h: 316)
+        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: desktop)
+
+        let regions = try #require(readBytes(regionsFile).flatMap { PictureRegions.decode(Data($0)) })
+        #expect(regions.scale == 2 && regions.width == 316)
+        let button = try #require(regions.regions.first { $0.kind == "button" }, "no button in \(regions)")
+        let x = frame.x + Int(button.x + button.width / 2), y = frame.y + Int(button.y + button.height / 2)
+        #expect(s.run(xdotool, ["mousemove", "\(x)", "\(y)", "click", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { s.session.text(Self.habit)?.contains("Habit 1/8") == true },
+                "desktop:\n\(desktop.stderr)\nhost:\n\(host.stderr.suffix(3000))")
+        #expect(desktop.stderr.contains("click on \(Self.habit) at \(Int(button.x + button.width / 2)),"), "\(desktop.stderr)")
+        #expect(eventually(timeout: Self.patience) { readBytes(s.out + "/\(Self.habit).png").map { $0 != before } == true },
+                "the picture was not redrawn after the click")
+        s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: desktop)
+
+        host.signal(SIGKILL)
+        s.expectShows([Self.habit: frame], dimmed: [Self.habit], within: Self.patience, shot: shot, log: desktop)
+    }
+
     /// Bad configuration exits 2 before any display is needed, naming the file and JSON path.
     @Test func anUnknownWidgetInTheDesktopSectionIsAnErrorNamingThePath() throws {
         let dir = TempDir(); defer { dir.remove() }
@@ -193,6 +239,9 @@ final class DesktopScene {
     var dir: TempDir { session.dir }
     var out: String { session.out }
     private var shots = 0
+    /// Where the picture a widget should show is read from (each time it is compared): the
+    /// committed goldens, or `out/` when a real host draws them.
+    var picturePath: (String) -> String = DesktopScene.picture
 
     static let widgets = [DesktopSurfaceTests.habit, DesktopSurfaceTests.stats, DesktopSurfaceTests.clocky]
 
@@ -227,6 +276,9 @@ final class DesktopScene {
     }
 
     func stop() { session.stop() }
+
+    /// Replaces the session's `config.json`.
+    func writeConfig(_ json: String) { FileManagerFree.write(session.home + "/.config/widgethost/config.json", json) }
 
     func start(_ program: String, _ args: [String], name: String, extraEnvironment: [String] = [], asUser: Bool = false) throws -> BarProcess {
         try session.start(program, args, name: name, extraEnvironment: extraEnvironment, asUser: asUser)
@@ -287,7 +339,7 @@ final class DesktopScene {
     /// behind the surface there), at 45 % when `dimmed`, the mark's corner (100 × 30 pt) left
     /// out then.
     func differing(_ image: PixelImage, frame f: (x: Int, y: Int, w: Int, h: Int), id: String, dimmed: Bool) -> Int {
-        guard let picture = readBytes(Self.picture(id)).flatMap(PixelImage.decodePNG),
+        guard let picture = readBytes(picturePath(id)).flatMap(PixelImage.decodePNG),
               picture.width == f.w, picture.height == f.h,
               f.x >= 4, f.x + f.w <= image.width, f.y + f.h <= image.height else { return Int.max }
         let background = image.pixels[(f.y + f.h / 2) * image.width + f.x - 4]
