@@ -215,6 +215,90 @@ import Glibc
         s.expectShows([Self.habit: frame], dimmed: [Self.habit], within: Self.patience, shot: shot, log: desktop)
     }
 
+    /// docs/desktop.md, conky `${image}`: the recipe as written in conky-std under Xvfb, with the
+    /// real host drawing the Habit widget (scale 2): conky's window shows the picture at the
+    /// top-right corner, and the new picture after the habit is logged (`-n`: no cache).
+    @Test func conkyImageRecipeAsWrittenShowsThePictureAndItsChanges() throws {
+        guard let conky = requireProgram("conky", package: "conky-std"),
+              let capture = requireProgram("import", package: "imagemagick"),
+              let screen = try XServer.start(width: 800, height: 500) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        try #require(run(conky, ["-v"]).stdout.contains("Imlib2"), "this conky has no ${image} (Debian package conky-std has)")
+        let s = try DesktopScene(display: screen.display, anchor: "top-right", plugins: ["HabitWidget"])
+        defer { s.stop() }
+        s.writeConfig("""
+            {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]}],
+             "defaults": {"picture": {"scale": 2}}}
+            """)
+        s.picturePath = { [out = s.out] in out + "/\($0).png" }
+        let host = try s.session.startHost()
+        let picture = s.out + "/\(Self.habit).png"
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.exists(picture) }, "host:\n\(host.stderr.suffix(3000))")
+        let before = try #require(readBytes(picture))
+        let recipe = try pageRecipes("docs/desktop.md", heading: "### conky `${image}`", fence: "lua").first ?? ""
+        FileManagerFree.write(s.dir.path + "/conky.conf", recipe)
+        let bar = try s.start(conky, ["-c", s.dir.path + "/conky.conf"], name: "conky")
+        // The recipe's corner: 32 px in (conky 1.18 puts its window one pixel further from the
+        // right edge than gap_x).
+        let frame = (x: 800 - 33 - 316, y: 32, w: 316, h: 316)
+        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: bar)
+        #expect(s.session.cli(["click", Self.habit, "--target", "Log"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { readBytes(picture).map { $0 != before } == true }, "host:\n\(host.stderr.suffix(3000))")
+        s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: bar)
+    }
+
+    /// docs/status-bars.md, waybar `image`: Debian 12's waybar 0.9.17 has no `image` module
+    /// (it logs "Unknown module"), so the module itself is not run here. Its refresh is: the
+    /// host's widgets as the page configures them (`picture.signal` 8), and a waybar 0.9.17
+    /// module with the page's `"signal": 8` and no interval, in headless sway (host, sway and
+    /// waybar as one unprivileged user). The module's command records the picture's checksum
+    /// each time waybar runs it: after a click the host redraws the picture and signals waybar,
+    /// and waybar runs it again on the new picture.
+    @Test func waybarImageRecipesSignalMakesARealWaybarReloadTheNewPicture() throws {
+        guard let sway = requireProgram("sway", package: "sway"),
+              let waybar = requireProgram("waybar", package: "waybar") else { return }
+        let s = try DesktopScene(display: nil, anchor: "top-left", unprivileged: getuid() == 0, plugins: ["HabitWidget"])
+        defer { s.stop() }
+        let blocks = try pageRecipes("docs/status-bars.md", heading: "### waybar `image` module", fence: "json")
+        try #require(blocks.count == 2, "the section has the host's widgets and waybar's module: \(blocks)")
+        s.writeConfig("{" + blocks[0] + "}")
+        let module = try #require(WireCodec.decode([String: JSONValue].self, from: Data(("{" + blocks[1] + "}").utf8))["image#habit"]?.objectValue)
+        let signal = try #require(module["signal"]?.intValue, "the module has a signal")
+        let picture = s.out + "/\(Self.habit).png", runs = s.dir.path + "/runs.log"
+        FileManagerFree.write(s.dir.path + "/waybar.json", """
+            [{"position": "top", "height": 20, "modules-left": ["custom/picture"],
+              "custom/picture": {"exec": "md5sum \(picture) >> \(runs); echo picture", "interval": "once", "signal": \(signal)}}]
+
+            """)
+        FileManagerFree.write(s.dir.path + "/sway.conf", """
+            output HEADLESS-1 resolution 640x120
+            exec \(waybar) -c \(s.dir.path)/waybar.json
+
+            """)
+        try #require(run("/bin/cp", [TestPaths.products + "/widgethost-render", s.session.bin + "/widgethost-render"]).status == 0)
+        s.session.handOver()
+        let host = try s.start(s.session.bin + "/widgethost", ["run"], name: "host", asUser: s.session.unprivileged)
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.exists(picture) }, "host:\n\(host.stderr.suffix(3000))")
+        let compositor = try s.start(sway, ["-c", s.dir.path + "/sway.conf"], name: "sway",
+                                     extraEnvironment: ["WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "WLR_RENDERER=pixman"],
+                                     asUser: s.session.unprivileged)
+        func md5(_ path: String) -> String { run("/usr/bin/md5sum", [path]).stdout.split(separator: " ").first.map(String.init) ?? "?" }
+        func lastRun() -> String? { FileManagerFree.read(runs)?.split(separator: "\n").last?.split(separator: " ").first.map(String.init) }
+        let before = md5(picture)
+        #expect(eventually(timeout: Self.patience) { lastRun() == before }, "waybar did not run the module:\n\(compositor.stderr.suffix(3000))")
+        #expect(!compositor.stderr.contains("Unknown module"), "\(compositor.stderr.suffix(3000))")
+        // A click logs the habit: a new picture, and the signal. The host remembers which
+        // processes are waybar for 2 s, so a waybar started just after its last look may miss
+        // one change: click again until waybar has run on a new picture.
+        #expect(eventually(timeout: Self.patience) {
+            let shown = md5(picture)
+            guard s.session.cli(["click", Self.habit, "--target", "Log"]).status == 0 else { return false }
+            return eventually(timeout: 5) { md5(picture) != shown && lastRun() == md5(picture) }
+        },
+                "waybar did not reload on the host's signal; its runs:\n\(FileManagerFree.read(runs) ?? "(none)")\nhost:\n\(host.stderr.suffix(3000))\nsway:\n\(compositor.stderr.suffix(2000))")
+    }
+
     /// Bad configuration exits 2 before any display is needed, naming the file and JSON path.
     @Test func anUnknownWidgetInTheDesktopSectionIsAnErrorNamingThePath() throws {
         let dir = TempDir(); defer { dir.remove() }
@@ -337,12 +421,13 @@ final class DesktopScene {
     /// How many pixels of `frame` in `image` differ (picture goldens' threshold) from `id`'s
     /// picture as the surface composes it: over the colour just left of the frame (what is
     /// behind the surface there), at 45 % when `dimmed`, the mark's corner (100 × 30 pt) left
-    /// out then.
+    /// out then. Left of the frame, or right of it when the frame starts at the screen's edge.
     func differing(_ image: PixelImage, frame f: (x: Int, y: Int, w: Int, h: Int), id: String, dimmed: Bool) -> Int {
         guard let picture = readBytes(picturePath(id)).flatMap(PixelImage.decodePNG),
               picture.width == f.w, picture.height == f.h,
-              f.x >= 4, f.x + f.w <= image.width, f.y + f.h <= image.height else { return Int.max }
-        let background = image.pixels[(f.y + f.h / 2) * image.width + f.x - 4]
+              f.x >= 0, f.y >= 0, f.x + f.w + 4 < image.width, f.y + f.h <= image.height else { return Int.max }
+        let behind = f.x >= 4 ? f.x - 4 : f.x + f.w + 4
+        let background = image.pixels[(f.y + f.h / 2) * image.width + behind]
         let k = dimmed ? 0.45 : 1
         var expected = picture, got = picture
         for y in 0..<f.h {
@@ -403,4 +488,27 @@ final class DesktopScene {
                          sourceLocation: sourceLocation)
         }
     }
+}
+
+/// The fenced blocks under `heading` (up to the next heading of the same or a higher level) in
+/// the repository's page `page` whose fence line is "```" + `fence`: recipes exactly as a reader
+/// copies them.
+func pageRecipes(_ page: String, heading: String, fence: String) throws -> [String] {
+    let text = try #require(FileManagerFree.read(TestPaths.repoRoot + "/" + page))
+    let level = heading.prefix { $0 == "#" }.count
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != heading }
+    try #require(!lines.isEmpty, "\(page) has no \(heading)")
+    lines = lines.dropFirst()
+    var blocks: [String] = [], block: [Substring] = [], inside = false, other = false
+    for line in lines {
+        if !inside && !other, line.hasPrefix("#"), line.prefix(while: { $0 == "#" }).count <= level, line.dropFirst(level).hasPrefix(" ") { break }
+        if !inside && !other && line.hasPrefix("```") { if line == "```" + fence { inside = true } else { other = true }; continue }
+        if (inside || other) && line == "```" {
+            if inside { blocks.append(block.joined(separator: "\n") + "\n") }
+            inside = false; other = false; block = []
+            continue
+        }
+        if inside { block.append(line) }
+    }
+    return blocks
 }

@@ -22,7 +22,7 @@ import Glibc
     /// docs/status-bars.md, conky: the `${cat …}` recipe verbatim. conky 1.18 does not expand
     /// `~` in `${cat}`, so the former `${cat ~/.local/state/…}` recipe showed an empty line.
     @Test func conkyRecipeAsWrittenShowsTheWidget() throws {
-        guard let conky = requireProgram("conky", package: "conky-cli") else { return }
+        guard let conky = requireProgram("conky", package: "conky-std") else { return }
         let s = try BarSession(); defer { s.stop() }
         let host = try s.startHost()
         #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains("Habit 0/8") == true }, "stderr:\n\(host.stderr)")
