@@ -42,6 +42,8 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     # DesktopSurfaceTests: xprop and xwininfo read the desktop window's type, state and place;
     # xmessage is a window to cover it with.
     command -v xprop >/dev/null || missing+=(x11-utils)
+    # ... and a window manager with desktop windows (as GNOME's, KDE's, Xfce's) to stack it under.
+    command -v openbox >/dev/null || missing+=(openbox)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

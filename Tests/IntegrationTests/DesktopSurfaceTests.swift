@@ -133,6 +133,52 @@ import Glibc
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
     }
 
+    /// Under openbox, a window manager with desktop windows (as GNOME's, KDE's and Xfce's are):
+    /// a managed desktop-type window, undecorated at the grid's place, at the bottom of the
+    /// stacking order below a normal window, and kept there when something raises it.
+    @Test func x11SurfaceIsAManagedDesktopWindowUnderOpenbox() throws {
+        guard let openbox = requireProgram("openbox", package: "openbox"),
+              let capture = requireProgram("import", package: "imagemagick"),
+              let xmessage = requireProgram("xmessage", package: "x11-utils"),
+              let xprop = requireProgram("xprop", package: "x11-utils"),
+              let xwininfo = requireProgram("xwininfo", package: "x11-utils"),
+              let xdotool = requireProgram("xdotool", package: "xdotool"),
+              let screen = try XServer.start(width: Self.screen.width, height: Self.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let s = try DesktopScene(display: screen.display, anchor: "top-right")
+        defer { s.stop() }
+        _ = try s.fakeHost()
+        try s.putAllPictures()
+        let wm = try s.start(openbox, [], name: "openbox")
+        #expect(eventually(timeout: Self.patience) {
+            s.run(xprop, ["-root", "_NET_SUPPORTED"]).stdout.contains("_NET_WM_WINDOW_TYPE_DESKTOP")
+        }, "openbox:\n\(wm.stderr)")
+        let desktop = try s.startDesktop()
+        let frames = Self.frames(origin: Self.topRightOrigin)
+        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        #expect(desktop.stderr.contains("on a desktop window"), "\(desktop.stderr)")
+        let window = s.run(xdotool, ["search", "--onlyvisible", "--name", "^widgethost-desktop$"]).stdout
+            .split(separator: "\n").first.map(String.init) ?? ""
+        #expect(s.run(xwininfo, ["-id", window]).stdout.contains("Override Redirect State: no"))
+
+        // A normal window over the Habit widget: on top of it; the surface stays at the bottom
+        // of the stacking order (first in the list), also after it asks to be raised.
+        let other = try s.start(xmessage, ["-bg", "#ff00ff", "-geometry", "400x300+600+100", "a window over the desktop"], name: "xmessage")
+        func stacking() -> [Int] {
+            let line = s.run(xprop, ["-root", "_NET_CLIENT_LIST_STACKING"]).stdout
+            return line.split(separator: "#").last.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16) } } ?? []
+        }
+        func magentaOverHabit() -> Bool {
+            guard let image = shot() else { return false }
+            return image.pixels[250 * image.width + 800] & 0xFF_FFFF == 0xFF_00FF
+        }
+        #expect(eventually(timeout: Self.patience) { stacking().count == 2 && stacking().first == Int(window) && magentaOverHabit() },
+                "stacking \(stacking()), surface \(window); xmessage: \(other.stderr)")
+        _ = s.run(xdotool, ["windowraise", window])
+        #expect(eventually(timeout: Self.patience) { stacking().first == Int(window) && magentaOverHabit() }, "stacking \(stacking())")
+    }
+
     /// sway 1.7's headless backend, as an unprivileged user: a layer-shell surface on the
     /// background layer at the bottom-left corner, the pictures over sway's own background; the
     /// compositor gone ends the process with a clear line and status 1.
