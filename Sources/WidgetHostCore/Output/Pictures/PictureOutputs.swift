@@ -168,9 +168,9 @@ public final class PictureOutputs {
         let k = key(job)
         let viewBytes: Data
         if let cached = encodedViews[id], cached.view == job.view { viewBytes = cached.bytes } else {
-            do { viewBytes = try WireCodec.encode(job.view) } catch {
-                logger.error("picture of \(id): cannot encode its view: \(error)"); pump(); return
-            }
+            var w = WireJSONWriter(capacity: 4096)  // WireCodec's JSON, without JSONEncoder's cost
+            w.value(job.view)
+            viewBytes = w.data
             encodedViews[id] = (job.view, viewBytes)
         }
         let payload: Data
