@@ -52,14 +52,13 @@ import Glibc
         try s.putAllPictures()
         let desktop = try s.startDesktop()
         let frames = Self.frames(origin: Self.topRightOrigin)
-        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        let shot = { s.rootShot(capture) }
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
         #expect(desktop.stderr.contains("3 widget(s) from \(s.out) on a window below all others"), "\(desktop.stderr)")
 
         // The window: desktop type, below, sticky, out of task bar and pager; with no window
         // manager (none lists desktop windows) an override-redirect one, at the grid's place.
-        let window = s.run(xdotool, ["search", "--onlyvisible", "--name", "^widgethost-desktop$"]).stdout
-            .split(separator: "\n").first.map(String.init) ?? ""
+        let window = s.desktopWindow(xdotool)
         let props = s.run(xprop, ["-id", window, "_NET_WM_WINDOW_TYPE", "_NET_WM_STATE", "_NET_WM_DESKTOP"]).stdout
         #expect(props.contains("_NET_WM_WINDOW_TYPE(ATOM) = _NET_WM_WINDOW_TYPE_DESKTOP"), "\(props)")
         for state in ["_NET_WM_STATE_BELOW", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"] {
@@ -114,7 +113,7 @@ import Glibc
         #expect(eventually(timeout: Self.patience) { s.run(xwininfo, ["-root", "-children"]).stdout.contains("i3-frame") }, "i3:\n\(wm.stderr)")
         let desktop = try s.startDesktop()
         let frames = Self.frames(origin: Self.topRightOrigin)
-        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        let shot = { s.rootShot(capture) }
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
         #expect(desktop.stderr.contains("the window manager has no desktop windows"), "\(desktop.stderr)")
 
@@ -155,11 +154,10 @@ import Glibc
         }, "openbox:\n\(wm.stderr)")
         let desktop = try s.startDesktop()
         let frames = Self.frames(origin: Self.topRightOrigin)
-        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        let shot = { s.rootShot(capture) }
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
         #expect(desktop.stderr.contains("on a desktop window"), "\(desktop.stderr)")
-        let window = s.run(xdotool, ["search", "--onlyvisible", "--name", "^widgethost-desktop$"]).stdout
-            .split(separator: "\n").first.map(String.init) ?? ""
+        let window = s.desktopWindow(xdotool)
         #expect(s.run(xwininfo, ["-id", window]).stdout.contains("Override Redirect State: no"))
 
         // A normal window over the Habit widget: on top of it; the surface stays at the bottom
@@ -242,7 +240,7 @@ import Glibc
         let before = try #require(readBytes(s.out + "/\(Self.habit).png"))
         let desktop = try s.startDesktop()
         let frame = (x: Self.screen.width - 64 - 316, y: 64, w: 316, h: 316)
-        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        let shot = { s.rootShot(capture) }
         s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: desktop)
 
         let regions = try #require(readBytes(regionsFile).flatMap { PictureRegions.decode(Data($0)) })
@@ -287,7 +285,7 @@ import Glibc
         // The recipe's corner: 32 px in (conky 1.18 puts its window one pixel further from the
         // right edge than gap_x).
         let frame = (x: 800 - 33 - 316, y: 32, w: 316, h: 316)
-        let shot = { s.shot { s.run(capture, ["-window", "root", $0]).status == 0 ? () : nil } }
+        let shot = { s.rootShot(capture) }
         s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: bar)
         #expect(s.session.cli(["click", Self.habit, "--target", "Log"]).status == 0)
         #expect(eventually(timeout: Self.patience) { readBytes(picture).map { $0 != before } == true }, "host:\n\(host.stderr.suffix(3000))")
@@ -455,6 +453,17 @@ final class DesktopScene {
     }
 
     private var capturePath: String { dir.path + "/shot-\(shots).png" }
+
+    /// A screenshot of the X screen (`import -window root`).
+    func rootShot(_ importProgram: String) -> PixelImage? {
+        shot { run(importProgram, ["-window", "root", $0]).status == 0 ? () : nil }
+    }
+
+    /// The X id of the surface's visible window (decimal), "" when there is none.
+    func desktopWindow(_ xdotool: String) -> String {
+        run(xdotool, ["search", "--onlyvisible", "--name", "^widgethost-desktop$"]).stdout
+            .split(separator: "\n").first.map(String.init) ?? ""
+    }
 
     /// A screenshot taken by `grab(path)` into a fresh PNG, decoded; nil when it failed.
     func shot(_ grab: (String) -> Void?) -> PixelImage? {
