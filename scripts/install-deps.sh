@@ -28,7 +28,7 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v i3blocks >/dev/null || missing+=(i3blocks)
     # conky-std (Debian's `conky`): the console recipe and, with X and Imlib2, the ${image}
     # desktop recipe (conky-cli has neither X nor Imlib2; conky-std replaces it).
-    conky -v 2>/dev/null | grep -q Imlib2 || missing+=(conky-std)
+    conky -v 2>/dev/null | grep Imlib2 >/dev/null || missing+=(conky-std)   # no -q: conky must not get SIGPIPE
     # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), screen
     # grabbers (X11, Wayland) and a pointer for clicks (their font, DejaVu Sans Mono, is above).
     command -v Xvfb >/dev/null || missing+=(xvfb)
