@@ -7,10 +7,13 @@ import WidgetHostCore
 import Glibc
 #endif
 
-/// `widgethost-desktop` for real: under Xvfb (no window manager, and i3) and under sway's headless
-/// backend as an unprivileged user, read back with screenshots (`import -window root`, grim).
-/// The pictures are the committed picture goldens (Fixtures/pictures, scale 2), put into `out/`
-/// by the test the way the host writes files (temp name, rename); each widget's area on screen
+/// `widgethost-desktop` for real: under Xvfb (no window manager, openbox, i3) and under sway's
+/// headless backend as an unprivileged user, read back with screenshots (`import -window root`,
+/// grim); then with the real host drawing the Habit widget, clicked with xdotool; and the
+/// image-reading recipes of docs/desktop.md and docs/status-bars.md in conky and waybar.
+/// Unless a real host draws them, the pictures are the committed picture goldens
+/// (Fixtures/pictures, scale 2), put into `out/` by the test the way the host writes files (temp
+/// name, rename). Each widget's area on screen
 /// must match its picture as the surface composes it (over what is behind, dimmed to 45 % when
 /// stale or when no host runs) with the picture goldens' tolerance. Positions are the docs'
 /// grid worked out by hand: small 158 pt, medium 338 × 158, 22 pt across, 38 down, margin 32,
