@@ -220,7 +220,9 @@ import Glibc
     /// The real host draws the Habit widget (`png` output, scale 2) and the surface shows it; a
     /// real click (xdotool) on its Log button, found in the host's `regions.json`, runs the
     /// button's intent through the control socket: the count goes up in the text output and in
-    /// the picture on screen. Then the host is killed: the widget is dimmed as not running.
+    /// the picture on screen. A click on MyAppWidget, which has no control but a `widgetURL`,
+    /// opens that URL with the host's opener. Then the host is killed: the widgets are dimmed as
+    /// not running.
     @Test func x11ClickOnTheHabitButtonLogsTheHabit() throws {
         guard let capture = requireProgram("import", package: "imagemagick"),
               let xdotool = requireProgram("xdotool", package: "xdotool"),
@@ -228,10 +230,14 @@ import Glibc
         defer { withExtendedLifetime(screen) {} }
         let s = try DesktopScene(display: screen.display, anchor: "top-right", plugins: ["HabitWidget"])
         defer { s.stop() }
+        let myApp = "MyAppWidget-systemSmall", opened = s.dir.path + "/opened.log", opener = s.session.bin + "/opener"
+        FileManagerFree.write(opener, "#!/bin/sh\necho \"$@\" >> \(opened)\n")
+        chmod(opener, 0o755)
         s.writeConfig("""
-            {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]}],
-             "defaults": {"picture": {"scale": 2}},
-             "desktop": {"widgets": ["\(Self.habit)"], "scale": 2}}
+            {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]},
+                         {"kind": "MyAppWidget", "family": "systemSmall", "outputs": ["files", "png"]}],
+             "defaults": {"picture": {"scale": 2}, "opener": "\(opener)"},
+             "desktop": {"widgets": ["\(Self.habit)", "\(myApp)"], "scale": 2}}
             """)
         s.picturePath = { [out = s.out] in out + "/\($0).png" }
         let host = try s.session.startHost()
@@ -240,11 +246,14 @@ import Glibc
             s.session.text(Self.habit)?.contains("Habit 0/8") == true && FileManagerFree.exists(s.out + "/\(Self.habit).png")
                 && FileManagerFree.exists(regionsFile)
         }, "host:\n\(host.stderr.suffix(3000))")
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.exists(s.out + "/\(myApp).png") }, "host:\n\(host.stderr.suffix(3000))")
         let before = try #require(readBytes(s.out + "/\(Self.habit).png"))
         let desktop = try s.startDesktop()
-        let frame = (x: Self.screen.width - 64 - 316, y: 64, w: 316, h: 316)
+        // Two small widgets side by side, 676 px wide, at the top-right corner.
+        let frame = (x: Self.screen.width - 64 - 676, y: 64, w: 316, h: 316)
+        let frames = [Self.habit: frame, myApp: (x: frame.x + 360, y: 64, w: 316, h: 316)]
         let shot = { s.rootShot(capture) }
-        s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
 
         let regions = try #require(readBytes(regionsFile).flatMap { PictureRegions.decode(Data($0)) })
         #expect(regions.scale == 2 && regions.width == 316)
@@ -256,10 +265,14 @@ import Glibc
         #expect(desktop.stderr.contains("click on \(Self.habit) at \(Int(button.x + button.width / 2)),"), "\(desktop.stderr)")
         #expect(eventually(timeout: Self.patience) { readBytes(s.out + "/\(Self.habit).png").map { $0 != before } == true },
                 "the picture was not redrawn after the click")
-        s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+
+        #expect(s.run(xdotool, ["mousemove", "\(frame.x + 360 + 40)", "\(frame.y + 40)", "click", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.read(opened) == "myapp://habit/drink-water\n" },
+                "opened: \(FileManagerFree.read(opened) ?? "nothing")\ndesktop:\n\(desktop.stderr)\nhost:\n\(host.stderr.suffix(3000))")
 
         host.signal(SIGKILL)
-        s.expectShows([Self.habit: frame], dimmed: [Self.habit], within: Self.patience, shot: shot, log: desktop)
+        s.expectShows(frames, dimmed: [Self.habit, myApp], within: Self.patience, shot: shot, log: desktop)
     }
 
     /// docs/desktop.md, conky `${image}`: the recipe as written in conky-std under Xvfb, with the

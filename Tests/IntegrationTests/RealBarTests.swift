@@ -27,7 +27,8 @@ import Glibc
         let host = try s.startHost()
         #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains("Habit 0/8") == true }, "stderr:\n\(host.stderr)")
         let recipe = try docRecipe("## conky", fence: "lua")
-        // conky-cli prints one status per update; two updates, then it exits.
+        // conky prints one status per update (the recipe's out_to_x = false: conky-std draws
+        // nothing on the console otherwise); two updates, then it exits.
         FileManagerFree.write(s.dir.path + "/conky.conf", recipe)
         let bar = try s.start(conky, ["-c", s.dir.path + "/conky.conf", "-i", "2"], name: "conky")
         #expect(bar.waitForExit(timeout: Self.patience) == 0, "stderr:\n\(bar.stderr)")
