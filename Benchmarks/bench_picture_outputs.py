@@ -8,7 +8,7 @@ which builds the release host, the render process and the example bundles.
       workers, the render process), sampled after a --settle s start-up and again --duration s
       later, so start-up is not counted. Also the render process's RSS.
   P2  latency from a container write (the Habit bundle's defaults.json, renamed into place) to
-      the new out/<id>.png renamed into place on disk: --writes writes, each waiting for its
+      the new out/<id>.png renamed into place (out/ on /dev/shm, as for bench.py's W2): --writes writes, each waiting for its
       picture, a pause between writes so each is the first of its burst (the throttle's
       leading edge). p50 / p90 / max.
   P3  widgethost-desktop under Xvfb next to the host (the 10 png widgets on its grid): its CPU
@@ -20,6 +20,7 @@ Each figure is printed as a Markdown table (and written to --out).
 import argparse
 import json
 import os
+import random
 import shutil
 import signal
 import statistics
@@ -81,8 +82,10 @@ class Host:
         for so in args.plugins:
             name = os.path.basename(so)
             shutil.copy(so, f"{self.dir}/Plugins/{name}")
+        # Outputs on a tmpfs, as docs/config.md recommends for a bar (and as bench.py's W2 does).
+        self.out_dir = tempfile.mkdtemp(prefix="widgethost-picbench-out-", dir="/dev/shm") if os.path.isdir("/dev/shm") else self.dir + "/out"
         config = {
-            "paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state",
+            "paths": {"plugins": "Plugins", "out": self.out_dir, "containers": "containers", "state": "state",
                       "socket": "state/control.sock"},
             "widgets": [{"kind": k, "family": f, "outputs": outputs} for k, f in widgets],
             "defaults": {"minReloadSeconds": 0, "containerCoalesceMs": 100, "picture": {"scale": 2}},
@@ -98,7 +101,7 @@ class Host:
                                      stderr=open(self.dir + "/stderr.log", "w"), env=env)
 
     def out(self, name):
-        return f"{self.dir}/out/{name}"
+        return f"{self.out_dir}/{name}"
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
@@ -108,6 +111,7 @@ class Host:
             self.proc.kill()
             self.proc.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.out_dir, ignore_errors=True)
 
 
 def wait_for(predicate, timeout=30.0, step=0.0002):
@@ -197,12 +201,21 @@ def p3(args, rows):
     if not shutil.which("Xvfb") or not os.path.exists(desktop):
         rows.append("| P3 widgethost-desktop | skipped (no Xvfb or no widgethost-desktop) |")
         return
-    r, w = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    display = ":" + os.read(r, 16).decode().strip()
-    os.close(r)
+    # A display of its own, away from the low numbers other sessions and tests take.
+    xvfb, display = None, None
+    for n in random.sample(range(200, 600), 20):
+        if os.path.exists(f"/tmp/.X11-unix/X{n}") or os.path.exists(f"/tmp/.X{n}-lock"):
+            continue
+        xvfb = subprocess.Popen(["Xvfb", f":{n}", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{n}") or xvfb.poll() is not None, timeout=10, step=0.01) \
+                and xvfb.poll() is None:
+            display = f":{n}"
+            break
+        xvfb.wait()
+    if display is None:
+        rows.append("| P3 widgethost-desktop | skipped (no Xvfb display could be started) |")
+        return
     try:
         for label, widgets in [("idle (9 widgets, nothing due)", WIDGETS[1:]), ("a timer ticking (10 widgets)", WIDGETS)]:
             h = Host(args, ["files", "png"], widgets=widgets, desktop=True)
@@ -213,7 +226,9 @@ def p3(args, rows):
             try:
                 ok = wait_for(lambda: all(os.path.exists(h.out(f"{k}-{f}.png")) for k, f in widgets), timeout=60, step=0.05)
                 if not ok or d.poll() is not None:
-                    sys.exit("P3: no pictures or no desktop; " + open(h.dir + "/desktop.log").read())
+                    rows.append(f"| P3 widgethost-desktop, {label} | failed on display {display} (Xvfb exit {xvfb.poll()}, desktop exit {d.poll()}): "
+                                + open(h.dir + "/desktop.log").read().strip().replace("\n", " ") + " |")
+                    continue
                 time.sleep(args.settle)
                 before = cpu_seconds(d.pid)[d.pid][1]
                 time.sleep(args.duration)
