@@ -1,4 +1,5 @@
-// widgethost-render: the render process. `widgethost-render --job FILE` draws a `PictureJob`
+// widgethost-render: the render process. `widgethost-render --serve` is the daemon's (RenderServer).
+// `widgethost-render --job FILE` draws a `PictureJob`
 // (written by `widgethost preview --png/--svg`) to PNG / SVG files with WidgetGraphics, prints
 // "wrote N files" and the SF Symbols it had no icon for, and exits 1 if any picture failed.
 // It is the only executable that links Cairo and Pango: `widgethost` (daemon, workers) stays
@@ -18,7 +19,8 @@ func fail(_ message: String) -> Never {
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
-guard args.count == 2, args[0] == "--job" else { fail("usage: widgethost-render --job FILE") }
+if args == ["--serve"] { RenderServer.run() }
+guard args.count == 2, args[0] == "--job" else { fail("usage: widgethost-render --job FILE | --serve") }
 guard let bytes = FileIO.read(args[1]) else { fail("cannot read \(args[1]): \(String(cString: strerror(errno)))") }
 let job: PictureJob
 do { job = try WireCodec.decode(PictureJob.self, from: Data(bytes)) } catch { fail("bad job file \(args[1]): \(error)") }

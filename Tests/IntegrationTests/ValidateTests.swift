@@ -42,6 +42,28 @@ import Glibc
         #expect(typo.stdout.contains("warning: widget InteractiveHabit-accessoryInline: kind \"InteractiveHabit\" does not support accessoryInline"), "\(typo.stdout)")
     }
 
+    /// Picture outputs and their settings (issue 12): wrong values by path, and a warning when
+    /// the render process cannot be run.
+    @Test func pictureSettingsAreValidated() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        FileManagerFree.write(dir.path + "/config.json", """
+        {"defaults": {"picture": {"colorScheme": "blue"}}, "widgets": [{"kind": "a", "outputs": ["png", "gif"], "picture": {"scale": 5}}]}
+        """)
+        let bad = validate(["--config", dir.path + "/config.json"])
+        #expect(bad.status == 1)
+        for path in ["defaults.picture.colorScheme: unknown colour scheme", "widgets[0].outputs[1]: unknown output \"gif\" (one of: files, stdout, png, svg)",
+                     "widgets[0].picture.scale: must be between 1.0 and 3.0"] {
+            #expect(bad.stdout.contains("  " + path), "missing \(path) in:\n\(bad.stdout)")
+        }
+        FileManagerFree.write(dir.path + "/config.json", #"{"widgets": [{"kind": "a", "outputs": ["svg"], "picture": {"scale": 3, "signal": 8}}]}"#)
+        let good = run(TestPaths.widgethost, ["validate", "--config", dir.path + "/config.json"])
+        #expect(good.status == 0 && !good.stdout.contains("warning"), "\(good.stdout)")
+        let missing = run(TestPaths.widgethost, ["validate", "--config", dir.path + "/config.json"],
+                          environment: ["WIDGETHOST_RENDER_EXECUTABLE": dir.path + "/absent"])
+        #expect(missing.stdout.contains("warning: png/svg outputs are drawn by \(dir.path)/absent, which cannot be run"), "\(missing.stdout)")
+    }
+
     @Test func everyConfigErrorIsListedWithItsPath() {
         let dir = TempDir()
         defer { dir.remove() }

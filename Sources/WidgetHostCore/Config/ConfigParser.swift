@@ -91,7 +91,7 @@ public enum ConfigParser {
         if let d = top["defaults"], let dobj = problems.attempt({ () throws(ConfigError) in
             try object(d, at: "defaults", keys: ["outputs", "families", "containerCoalesceMs", "pluginSettleMs",
                                                  "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds", "timelineSaveDelaySeconds",
-                                                 "opener", "limits"], problems: problems)
+                                                 "opener", "limits", "picture"], problems: problems)
         }) {
             func set(_ key: String, _ body: (JSONValue) throws(ConfigError) -> Void) {
                 guard let v = dobj[key] else { return }
@@ -115,6 +115,9 @@ public enum ConfigParser {
             }
             set("opener") { v throws(ConfigError) in defaults.opener = try opener(v, at: "defaults.opener") }
             set("retryMaxSeconds") { v throws(ConfigError) in defaults.retryMaxSeconds = try number(v, at: "defaults.retryMaxSeconds", min: 1, max: 86_400) }
+            set("picture") { v throws(ConfigError) in
+                defaults.picture = try PictureSettings.parse(v, at: "defaults.picture", base: defaults.picture, problems: problems)
+            }
             set("limits") { v throws(ConfigError) in
                 defaults.limits = defaults.limits.applying(try Limits.parseOverrides(v, at: "defaults.limits", problems: problems))
             }
@@ -146,7 +149,7 @@ public enum ConfigParser {
     /// One `widgets[i]` entry; errors in it other than the thrown one are added to `problems`.
     static func widget(_ item: JSONValue, at: String, defaults: HostConfig.Defaults, seen: inout Set<String>,
                        problems: ConfigProblems) throws(ConfigError) -> HostConfig.Widget {
-        let o = try object(item, at: at, keys: ["id", "kind", "family", "bundle", "parameters", "outputs"], problems: problems)
+        let o = try object(item, at: at, keys: ["id", "kind", "family", "bundle", "parameters", "outputs", "picture"], problems: problems)
         let kind = problems.attempt { () throws(ConfigError) -> String in
             guard let k = o["kind"] else { throw ConfigError(path: "\(at).kind", reason: "is required") }
             let kind = try string(k, at: "\(at).kind")
@@ -162,6 +165,9 @@ public enum ConfigParser {
             }
         }
         let outs = problems.attempt { () throws(ConfigError) in try o["outputs"].map { v throws(ConfigError) in try outputs(v, at: "\(at).outputs") } } ?? nil
+        let picture = problems.attempt { () throws(ConfigError) in
+            try o["picture"].map { v throws(ConfigError) in try PictureSettings.parse(v, at: "\(at).picture", base: defaults.picture, problems: problems) }
+        } ?? nil
         var id: String?
         if let v = o["id"] {
             id = problems.attempt { () throws(ConfigError) -> String in
@@ -176,7 +182,8 @@ public enum ConfigParser {
         guard seen.insert(id).inserted else {
             throw ConfigError(path: o["id"] != nil ? "\(at).id" : at, reason: "duplicate widget id \"\(id)\"")
         }
-        return HostConfig.Widget(id: id, kind: kind, family: fam, bundle: bundle, parameters: params, outputs: outs ?? defaults.outputs)
+        return HostConfig.Widget(id: id, kind: kind, family: fam, bundle: bundle, parameters: params, outputs: outs ?? defaults.outputs,
+                                 picture: picture ?? defaults.picture)
     }
 
     static func absolute(_ s: String, base: String, environment: [String: String]) -> String {
@@ -238,7 +245,7 @@ public enum ConfigParser {
         for (i, item) in try array(v, at: path).enumerated() {
             let s = try string(item, at: "\(path)[\(i)]")
             guard let o = HostConfig.Output(rawValue: s) else {
-                throw ConfigError(path: "\(path)[\(i)]", reason: "unknown output \"\(s)\" (one of: files, stdout)")
+                throw ConfigError(path: "\(path)[\(i)]", reason: "unknown output \"\(s)\" (one of: \(HostConfig.Output.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             if !out.contains(o) { out.append(o) }
         }

@@ -25,6 +25,10 @@ public struct HostConfig: Equatable, Sendable {
         case files
         /// One line on stdout per update when `run --stdout jsonl` is given.
         case stdout
+        /// `out/<id>.png` (and `out/<id>.regions.json`), drawn by the render process.
+        case png
+        /// `out/<id>.svg` (and `out/<id>.regions.json`), drawn by the render process.
+        case svg
     }
 
     /// One configured widget instance.
@@ -39,17 +43,21 @@ public struct HostConfig: Equatable, Sendable {
         /// Intent configuration, by parameter name.
         public var parameters: [String: JSONValue]
         public var outputs: [Output]
+        /// How its pictures are drawn (`defaults.picture` with its own `picture` keys applied).
+        public var picture: PictureSettings
         public init(id: String, kind: String, family: WidgetFamily?, bundle: String? = nil,
-                    parameters: [String: JSONValue] = [:], outputs: [Output] = Output.allCases) {
+                    parameters: [String: JSONValue] = [:], outputs: [Output] = Output.text, picture: PictureSettings = PictureSettings()) {
             self.id = id; self.kind = kind; self.family = family; self.bundle = bundle
-            self.parameters = parameters; self.outputs = outputs
+            self.parameters = parameters; self.outputs = outputs; self.picture = picture
         }
     }
 
     /// Settings that apply to every widget unless a widget says otherwise.
     public struct Defaults: Equatable, Sendable {
         /// Outputs of widgets that do not list their own (and of every auto-created widget).
-        public var outputs: [Output] = Output.allCases
+        public var outputs: [Output] = Output.text
+        /// How `png` / `svg` outputs are drawn (`defaults.picture`).
+        public var picture = PictureSettings()
         /// With no `widgets` list: the families auto-created instances are limited to (nil: all).
         public var families: [WidgetFamily]? = nil
         /// Coalescing window for bursts of container changes, in milliseconds.

@@ -19,6 +19,8 @@ public final class WidgetHost {
     public let enforcer: LimitsEnforcer
     /// Crash recovery: quarantine after failures in a row (Supervisor/).
     public let supervisor: BundleSupervisor
+    /// The `png` / `svg` outputs (nil: no render process can be started, e.g. in unit tests).
+    public let pictures: PictureOutputs?
     private let loop: any HostLoop
     let logger: Logger
     private var pluginDebouncer: Debouncer?
@@ -36,7 +38,8 @@ public final class WidgetHost {
     private lazy var pluginStatus = PluginStatusOutputs(publisher: publisher, fileSink: fileSink)
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
-                extraSinks: [any OutputSink] = [], snapshots: Bool = true, budget: Bool = true, logger: Logger) {
+                extraSinks: [any OutputSink] = [], pictureLauncher: (any PictureRenderLauncher)? = nil,
+                snapshots: Bool = true, budget: Bool = true, logger: Logger) {
         self.config = config
         self.loop = loop
         self.logger = logger
@@ -60,6 +63,8 @@ public final class WidgetHost {
             }
             supervisor.call(registry, bundle, request, reply: reply)
         }
+        pictures = pictureLauncher.map { PictureOutputs(config: config, loop: loop, launcher: $0, logger: logger) }
+        scheduler.pictures = pictures
         LimitsWiring.connect(host: self)
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
@@ -167,6 +172,7 @@ public final class WidgetHost {
         enforcer.store.saveDelay = new.defaults.timelineSaveDelaySeconds
         registry.requestTimeout = new.defaults.requestTimeoutSeconds
         if new.paths.out != old.paths.out { fileSink.directory = new.paths.out }
+        pictures?.apply(new)
         if new.defaults.pluginSettleMs != old.defaults.pluginSettleMs {
             pluginDebouncer?.close()
             pluginDebouncer = Debouncer(loop: loop, delay: Double(new.defaults.pluginSettleMs) / 1000) { [weak self] in self?.rescanPlugins() }
@@ -190,6 +196,7 @@ public final class WidgetHost {
     /// complete (every write is a rename).
     public func shutdown() {
         scheduler.close()
+        pictures?.close()
         enforcer.store.close()
         pluginDebouncer?.close()
         pluginRescanRetry?.close(); pluginRescanRetry = nil

@@ -78,6 +78,8 @@ public final class TimelineScheduler {
     public var keepPreloaded = false
     /// Reload budget, size limits and durable timelines (nil: none, e.g. in unit tests).
     public weak var limits: (any TimelineLimits)?
+    /// The `png` / `svg` outputs: shown each entry (and live-date tick) after the text outputs.
+    public weak var pictures: PictureOutputs?
     private var timer: (any WallClockTimer)?
     private var closed = false
     private var evaluating = false
@@ -166,6 +168,7 @@ public final class TimelineScheduler {
                                        family: inst.spec.family.rawValue, stale: true, error: reason, removed: true),
                           to: inst.spec.outputs)
         publisher.forget(inst.id)
+        pictures?.remove(inst.id)
     }
 
     private func request(_ inst: WidgetInstance, reason: String, budgeted: Bool = false) {
@@ -312,5 +315,6 @@ public final class TimelineScheduler {
                                stale: inst.lastError != nil, error: inst.lastError,
                                pango: r.pango, relevance: entry.relevance?.score, background: r.background)
         publisher.publish(out, to: inst.spec.outputs)
+        pictures?.show(inst.spec, view: entry.view, now: now, live: inst.liveChange != nil)
     }
 }

@@ -26,7 +26,7 @@ public final class PluginStatusOutputs {
             let text = kept == nil ? "plugin rejected: \(file.name): \(reason)"
                                    : "replacement rejected, previous version keeps serving: \(file.name): \(reason)"
             publisher.publish(WidgetOutput(id: id, text: "", class: ["error"], kind: "", family: "", stale: true, error: text),
-                              to: HostConfig.Output.allCases)
+                              to: HostConfig.Output.text)
         case .loaded(let b), .replaced(_, let b), .removed(let b):
             clear(Self.id(b.name))
         }

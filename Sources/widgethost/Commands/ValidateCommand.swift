@@ -67,6 +67,12 @@ struct ValidateCommand: ParsableCommand {
         if checked.errors.isEmpty {
             let widgets = checked.config.widgets.map { "\($0.count) widget\($0.count == 1 ? "" : "s")" } ?? "every widget of every bundle"
             print("config \(path): ok (\(widgets); plugins from \(checked.config.paths.plugins))")
+            let c = checked.config
+            let pictures = (c.widgets?.map(\.outputs) ?? [c.defaults.outputs]).contains { $0.contains(where: \.isPicture) }
+            let render = PreviewPictures.renderExecutable()
+            if pictures && access(render, X_OK) != 0 {
+                print("warning: png/svg outputs are drawn by \(render), which cannot be run: \(String(cString: strerror(errno)))")
+            }
         } else {
             failed = true
             print("config \(path): \(checked.errors.count) error\(checked.errors.count == 1 ? "" : "s")")

@@ -35,6 +35,8 @@ final class DaemonRuntime {
     private let i3bar: I3BarSink?
     private let systemdNotifier = SystemdNotifier(environment: ProcessEnvironment.current())
     private var systemd: SystemdService?
+    /// `picture.signal`: waybar's `image` modules told when a picture changed.
+    private let barSignal: BarRefreshSignal
 
     init(source: ConfigSource, config: HostConfig, stdout: RunCommand.StdoutFormat, sortByRelevance: Bool = false,
          budget: Bool = true, glyphs: GlyphMap = .unicode, logger: Logger) {
@@ -52,7 +54,11 @@ final class DaemonRuntime {
         i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
         if let i3bar { extra.append(i3bar) }
         host = WidgetHost(config: config, loop: hostLoop, launcher: launcher, renderer: StandardEntryRenderer(glyphs: glyphs, locale: .currentTime),
-                          extraSinks: extra, budget: budget, logger: logger)
+                          extraSinks: extra,
+                          pictureLauncher: UVPictureRenderLauncher(loop: loop, executable: PreviewPictures.renderExecutable(), logger: logger),
+                          budget: budget, logger: logger)
+        barSignal = BarRefreshSignal(loop: hostLoop)
+        host.pictures?.onChanged = { [barSignal] _, settings in barSignal.pictureChanged(settings) }
     }
 
     /// Runs until SIGTERM/SIGINT; returns the exit status.
@@ -154,6 +160,7 @@ final class DaemonRuntime {
         logger.notice("signal \(signal): shutting down")
         systemd?.stopping(); systemd = nil
         host.shutdown()
+        barSignal.close()
         if let out = presenceDirectory { HostPresence.withdraw(from: out) }
         control?.close(); control = nil
         pluginWatcher?.close(); pluginWatcher = nil

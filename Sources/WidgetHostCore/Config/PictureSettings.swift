@@ -1,0 +1,82 @@
+import OpenWidgetKit
+
+/// How a widget's `png` / `svg` outputs are drawn and announced: `defaults.picture` in
+/// `config.json`, overridden key by key by a widget's own `picture` (docs/config.md). Value type.
+///
+/// ```json
+/// "picture": {"scale": 2, "colorScheme": "dark", "signal": 8}
+/// ```
+public struct PictureSettings: Equatable, Sendable {
+    public enum ColorScheme: String, CaseIterable, Equatable, Sendable { case light, dark }
+
+    /// Pixels per point: 1, 2 or 3 (a `systemSmall` widget at 2 is 316 × 316 pixels).
+    public var scale: Int = 2
+    public var colorScheme: ColorScheme = .light
+    /// When the picture file changed, `SIGRTMIN+signal` goes to every process of this user named
+    /// `signalProcess` (`pkill -RTMIN+N waybar`): waybar's `image` module with `"signal": N`
+    /// reloads its picture then. nil: no signal.
+    public var signal: Int? = nil
+    /// The process name the signal goes to (as `pkill` matches it: the first 15 bytes of the name).
+    public var signalProcess: String = "waybar"
+    /// Deadline for drawing one picture, in seconds; past it the render process is killed (the
+    /// picture is lost, the next one starts a new render process).
+    public var timeoutSeconds: Double = 5
+
+    public init() {}
+
+    static let keys: Set<String> = ["scale", "colorScheme", "signal", "signalProcess", "timeoutSeconds", "comment"]
+    /// Signals `SIGRTMIN+1` … `SIGRTMIN+30` (glibc: `SIGRTMAX - SIGRTMIN` is 30).
+    public static let signalRange = 1...30
+
+    /// `base` with the keys of the object at `path` applied.
+    static func parse(_ v: JSONValue, at path: String, base: PictureSettings, problems: ConfigProblems) throws(ConfigError) -> PictureSettings {
+        let o = try ConfigParser.object(v, at: path, keys: keys, problems: problems)
+        var s = base
+        func set(_ key: String, _ body: (JSONValue) throws(ConfigError) -> Void) {
+            guard let v = o[key] else { return }
+            problems.attempt { () throws(ConfigError) in try body(v) }
+        }
+        set("scale") { v throws(ConfigError) in
+            let n = try ConfigParser.number(v, at: "\(path).scale", min: 1, max: 3)
+            guard n == n.rounded() else { throw ConfigError(path: "\(path).scale", reason: "must be 1, 2 or 3, found \(n)") }
+            s.scale = Int(n)
+        }
+        set("colorScheme") { v throws(ConfigError) in
+            let name = try ConfigParser.string(v, at: "\(path).colorScheme")
+            guard let c = ColorScheme(rawValue: name) else {
+                throw ConfigError(path: "\(path).colorScheme", reason: "unknown colour scheme \"\(name)\" (one of: light, dark)")
+            }
+            s.colorScheme = c
+        }
+        set("signal") { v throws(ConfigError) in
+            if v == .null { s.signal = nil; return }
+            let n = try ConfigParser.number(v, at: "\(path).signal", min: Double(signalRange.lowerBound), max: Double(signalRange.upperBound))
+            guard n == n.rounded() else { throw ConfigError(path: "\(path).signal", reason: "must be a whole number, found \(n)") }
+            s.signal = Int(n)
+        }
+        set("signalProcess") { v throws(ConfigError) in
+            let name = try ConfigParser.string(v, at: "\(path).signalProcess")
+            guard !name.isEmpty, !name.contains("/") else {
+                throw ConfigError(path: "\(path).signalProcess", reason: "must be a process name (no slash, not empty)")
+            }
+            s.signalProcess = name
+        }
+        set("timeoutSeconds") { v throws(ConfigError) in s.timeoutSeconds = try ConfigParser.number(v, at: "\(path).timeoutSeconds", min: 0.1, max: 600) }
+        return s
+    }
+}
+
+extension HostConfig {
+    /// The picture settings of widget `id`: its own when the config lists it, else `defaults.picture`.
+    public func pictureSettings(for id: String) -> PictureSettings {
+        widgets?.first(where: { $0.id == id })?.picture ?? defaults.picture
+    }
+}
+
+extension HostConfig.Output {
+    /// The text outputs: what a widget gets when nothing says otherwise.
+    public static let text: [HostConfig.Output] = [.files, .stdout]
+
+    /// `png` or `svg`: drawn by the render process, not by a sink.
+    public var isPicture: Bool { self == .png || self == .svg }
+}

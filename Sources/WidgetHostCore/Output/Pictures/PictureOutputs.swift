@@ -1,0 +1,245 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+
+/// The `png` / `svg` outputs (DESIGN §11): the entry on screen of every widget that has one is
+/// drawn by the render process into `out/<id>.png` / `out/<id>.svg`, with
+/// `out/<id>.regions.json` beside it.
+///
+/// - The render process is started on first need (`PictureRenderLauncher`): a host whose widgets
+///   have text outputs only never starts it, so never loads Cairo.
+/// - One picture is drawn at a time; each widget has at most one waiting, the newest (a widget
+///   whose pictures come faster than they are drawn skips the stale ones), served in the order
+///   widgets asked. The loop never waits for a picture: text outputs are published before and
+///   apart from it.
+/// - A picture that misses `picture.timeoutSeconds` gets the process killed; a crash or kill costs
+///   that one picture, and the next one starts a new process (at once after one failure, then
+///   with a backoff doubling from 0.5 s to 30 s). A tree that failed twice in a row is not drawn
+///   again until the widget's entry changes.
+/// - An entry with no live date is drawn once: showing it again (a stale mark, the same timeline
+///   again) sends nothing. With a live date (`.timer`, `.relative`, `ProgressView(timerInterval:)`)
+///   each tick the scheduler makes is drawn; the render process writes a file only when its
+///   bytes changed, and `onChanged` runs only then (the bar signal).
+///
+/// Threading: loop thread only.
+public final class PictureOutputs {
+    private struct Job {
+        var spec: InstanceSpec
+        var view: ViewNode
+        var now: Date
+        var live: Bool
+    }
+
+    /// What a drawing depends on besides the date: equal keys and no live date draw equal pictures.
+    private struct DrawnKey: Equatable {
+        var view: ViewNode
+        var family: WidgetFamily
+        var settings: PictureSettings
+        var request: PictureRenderRequest
+    }
+
+    private let loop: any HostLoop
+    private let launcher: any PictureRenderLauncher
+    private let logger: Logger
+    public private(set) var config: HostConfig
+    private var connection: (any PictureRenderConnection)?
+    private var queue: [String] = []
+    private var waiting: [String: Job] = [:]
+    private var inFlight: (id: String, key: DrawnKey, live: Bool)?
+    /// The last job shown per widget, to draw again when its picture settings change.
+    private var shown: [String: Job] = [:]
+    private var drawn: [String: DrawnKey] = [:]
+    private var encodedViews: [String: (view: ViewNode, bytes: Data)] = [:]
+    /// Files written per widget (removed when the widget or its picture output goes).
+    private var files: [String: Set<String>] = [:]
+    private var failedTree: [String: ViewNode] = [:]
+    private var skippedTree: [String: ViewNode] = [:]
+    private var failingIDs: Set<String> = []
+    private var failuresInARow = 0
+    private var restartTimer: (any HostTimer)?
+    private var closed = false
+
+    /// Called when a picture file of `id` was replaced (its bytes changed), with its settings.
+    public var onChanged: (_ id: String, _ settings: PictureSettings) -> Void = { _, _ in }
+    /// Render processes started, pictures requested, requests that failed (for tests and status).
+    public private(set) var launchCount = 0
+    public private(set) var requestCount = 0
+    public private(set) var failureCount = 0
+
+    public init(config: HostConfig, loop: any HostLoop, launcher: any PictureRenderLauncher, logger: Logger) {
+        self.config = config; self.loop = loop; self.launcher = launcher; self.logger = logger
+    }
+
+    /// Whether the render process is running.
+    public var isRunning: Bool { connection != nil }
+
+    /// The entry `view` of `spec` is on screen at `now`; `live`: it holds a live date, so the
+    /// same tree draws differently at another date.
+    public func show(_ spec: InstanceSpec, view: ViewNode, now: Date, live: Bool) {
+        guard !closed else { return }
+        let wants = spec.outputs.contains(where: \.isPicture)
+        guard wants else {
+            if shown[spec.id] != nil || files[spec.id] != nil { remove(spec.id) }
+            return
+        }
+        if let bad = failedTree[spec.id], bad != view { failedTree[spec.id] = nil; skippedTree[spec.id] = nil }
+        let job = Job(spec: spec, view: view, now: now, live: live)
+        shown[spec.id] = job
+        enqueue(job)
+    }
+
+    /// `id` is gone: its waiting picture is dropped and its files removed.
+    public func remove(_ id: String) {
+        shown[id] = nil; drawn[id] = nil; encodedViews[id] = nil; failedTree[id] = nil; skippedTree[id] = nil
+        if waiting.removeValue(forKey: id) != nil { queue.removeAll { $0 == id } }
+        // Nothing known (files a previous run wrote): the names the current config gives them.
+        let base = config.paths.out + "/" + id
+        deleteFiles(of: id, keeping: [], also: files[id] == nil ? [base + ".png", base + ".svg", base + ".regions.json"] : [])
+    }
+
+    /// A new configuration: widgets whose picture settings or output folder changed are drawn again.
+    public func apply(_ new: HostConfig) {
+        let old = config
+        config = new
+        for (id, job) in shown.sorted(by: { $0.key < $1.key })
+        where new.pictureSettings(for: id) != old.pictureSettings(for: id) || new.paths.out != old.paths.out {
+            drawn[id] = nil
+            var j = job
+            j.now = loop.now
+            enqueue(j)
+        }
+    }
+
+    /// Stops the render process (the picture being drawn is abandoned). Files stay.
+    public func close() {
+        closed = true
+        restartTimer?.close(); restartTimer = nil
+        connection?.stop(); connection = nil
+        queue = []; waiting = [:]
+    }
+
+    // MARK: - Drawing
+
+    private func paths(_ spec: InstanceSpec) -> (png: String?, svg: String?, regions: String) {
+        let base = config.paths.out + "/" + spec.id
+        return (spec.outputs.contains(.png) ? base + ".png" : nil, spec.outputs.contains(.svg) ? base + ".svg" : nil,
+                base + ".regions.json")
+    }
+
+    private func key(_ job: Job) -> DrawnKey {
+        let settings = config.pictureSettings(for: job.spec.id)
+        let p = paths(job.spec)
+        let request = PictureRenderRequest(id: job.spec.id, family: job.spec.family, now: job.now, scale: settings.scale,
+                                           dark: settings.colorScheme == .dark, png: p.png, svg: p.svg, regions: p.regions)
+        return DrawnKey(view: job.view, family: job.spec.family, settings: settings, request: request)
+    }
+
+    private func enqueue(_ job: Job) {
+        let id = job.spec.id
+        if skippedTree[id] == job.view { return }
+        if !job.live, var k = drawn[id] {
+            // Same tree, settings and files as the picture drawn last: nothing would change.
+            k.request.now = job.now
+            if k == key(job) { return }
+        }
+        if waiting[id] == nil { queue.append(id) }
+        waiting[id] = job
+        pump()
+    }
+
+    private func pump() {
+        guard !closed, inFlight == nil, !queue.isEmpty else { return }
+        if connection == nil {
+            guard restartTimer?.isScheduled != true else { return }
+            switch launcher.launch(onExit: { [weak self] failure in self?.processExited(failure) }) {
+            case .success(let c):
+                connection = c
+                launchCount += 1
+                logger.info(launchCount == 1 ? "render process started (first picture output)" : "render process restarted")
+            case .failure(let f):
+                failuresInARow += 1
+                logger.error("cannot start the render process: \(f.description); pictures wait (retry in \(Self.backoff(failuresInARow)) s)")
+                scheduleRestart()
+                return
+            }
+        }
+        let id = queue.removeFirst()
+        guard let job = waiting.removeValue(forKey: id), let connection else { return }
+        let k = key(job)
+        let viewBytes: Data
+        if let cached = encodedViews[id], cached.view == job.view { viewBytes = cached.bytes } else {
+            var w = WireJSONWriter(capacity: 4096)  // WireCodec's JSON, without JSONEncoder's cost
+            w.value(job.view)
+            viewBytes = w.data
+            encodedViews[id] = (job.view, viewBytes)
+        }
+        let payload: Data
+        do { payload = try PictureRenderFrame.payload(k.request, view: viewBytes) } catch {
+            logger.error("picture of \(id): cannot encode the request: \(error)"); pump(); return
+        }
+        inFlight = (id, k, job.live)
+        requestCount += 1
+        connection.send(payload, timeout: k.settings.timeoutSeconds) { [weak self] result in self?.finished(result) }
+    }
+
+    private func finished(_ result: Result<PictureRenderReply, WorkerFailure>) {
+        guard let (id, k, live) = inFlight else { return }
+        inFlight = nil
+        let current = shown[id] != nil
+        switch result {
+        case .success(let reply):
+            failuresInARow = 0
+            if reply.ok {
+                if failingIDs.remove(id) != nil { logger.info("picture of \(id) drawn again") }
+                if !current {
+                    deleteFiles(of: id, keeping: [], also: [k.request.png, k.request.svg, k.request.regions].compactMap { $0 })
+                    break
+                }
+                if !live { drawn[id] = k }
+                logger.debug("picture of \(id) drawn in \(Int((reply.milliseconds ?? 0) * 1000)) µs: \(reply.written.isEmpty ? "unchanged" : "replaced " + reply.written.map(\.lastPathComponent).joined(separator: ", "))")
+                let now = Set([k.request.png, k.request.svg, k.request.regions].compactMap { $0 })
+                deleteFiles(of: id, keeping: now)
+                files[id] = now
+                if reply.written.contains(where: { $0 != k.request.regions }) { onChanged(id, k.settings) }
+            } else {
+                failureCount += 1
+                if !live { drawn[id] = k }  // the same tree would fail the same way
+                logger.log(level: failingIDs.insert(id).inserted ? .warning : .debug,
+                           "picture of \(id) could not be drawn: \(reply.error ?? "no reason given")")
+            }
+        case .failure(let f):
+            failureCount += 1
+            failuresInARow += 1
+            connection?.stop(); connection = nil
+            if failedTree[id] == k.view {
+                skippedTree[id] = k.view
+                logger.error("render process failed twice on the picture of \(id) (\(f.description)): its pictures wait for its next entry")
+            } else {
+                logger.error("render process failed while drawing \(id): \(f.description); that picture is lost, the next one starts a new render process")
+            }
+            failedTree[id] = k.view
+            if failuresInARow > 1 { scheduleRestart() }
+        }
+        pump()
+    }
+
+    private func processExited(_ failure: WorkerFailure) {
+        // A failure while drawing is handled with its request; an exit while idle just ends it.
+        guard inFlight == nil else { return }
+        logger.warning("render process ended: \(failure.description); the next picture starts a new one")
+        connection = nil
+    }
+
+    static func backoff(_ failures: Int) -> Double { failures <= 1 ? 0 : min(30, 0.5 * Double(1 << min(failures - 2, 10))) }
+
+    private func scheduleRestart() {
+        if restartTimer == nil { restartTimer = loop.makeTimer { [weak self] in self?.pump() } }
+        restartTimer?.schedule(after: Self.backoff(failuresInARow))
+    }
+
+    /// Unlinks the files of `id` written before (and `also`) that are not in `keeping`.
+    private func deleteFiles(of id: String, keeping: Set<String>, also: [String] = []) {
+        for path in (files[id] ?? []).union(also).subtracting(keeping) { FileIO.remove(path) }
+        files[id] = keeping.isEmpty ? nil : keeping
+    }
+}

@@ -1,0 +1,70 @@
+import FoundationEssentials
+import OpenWidgetKit
+
+/// One picture the daemon asks the render process (`widgethost-render --serve`) to draw: the
+/// entry's tree at `now`, in `family`, at `scale`, written to the paths given (each only when its
+/// bytes differ from the file already there), and its controls' rectangles to `regions`.
+/// Sent as one length-prefixed frame (`Framing`) of `{"request": {…}, "view": {…}}`; the view
+/// is encoded once per entry and spliced in (`PictureRenderFrame`). Value type.
+public struct PictureRenderRequest: Codable, Equatable, Sendable {
+    public var id: String
+    public var family: WidgetFamily
+    /// The instant live dates are drawn at.
+    public var now: Date
+    public var scale: Int
+    public var dark: Bool
+    public var png: String?
+    public var svg: String?
+    /// Where `PictureRegions` go (written only when they changed, before the picture).
+    public var regions: String?
+
+    public init(id: String, family: WidgetFamily, now: Date, scale: Int, dark: Bool, png: String?, svg: String?, regions: String?) {
+        self.id = id; self.family = family; self.now = now; self.scale = scale; self.dark = dark
+        self.png = png; self.svg = svg; self.regions = regions
+    }
+}
+
+/// The render process's answer to one `PictureRenderRequest`, one frame of JSON. Value type.
+public struct PictureRenderReply: Codable, Equatable, Sendable {
+    public var ok: Bool
+    /// Why the picture could not be drawn or written.
+    public var error: String?
+    /// The files replaced because their bytes changed (a picture equal to the file is not rewritten).
+    public var written: [String]
+    public var width: Int
+    public var height: Int
+    /// `Image(systemName:)` names with no icon (drawn as a box).
+    public var unmappedSymbols: [String]?
+    /// Time spent drawing, encoding and writing, in milliseconds.
+    public var milliseconds: Double?
+
+    public init(ok: Bool, error: String? = nil, written: [String] = [], width: Int = 0, height: Int = 0,
+                unmappedSymbols: [String]? = nil, milliseconds: Double? = nil) {
+        self.ok = ok; self.error = error; self.written = written; self.width = width; self.height = height
+        self.unmappedSymbols = unmappedSymbols; self.milliseconds = milliseconds
+    }
+}
+
+/// The bytes of a request frame's payload, with the (large, per-entry) view encoded apart so a
+/// live-date tick re-sends it without encoding the tree again. Pure.
+public enum PictureRenderFrame {
+    struct Envelope: Decodable {
+        var request: PictureRenderRequest
+        var view: ViewNode
+    }
+
+    /// The payload `{"request":…,"view":…}`; `view` is `WireCodec.encode(tree)`.
+    public static func payload(_ request: PictureRenderRequest, view: Data) throws -> Data {
+        var out = Data("{\"request\":".utf8)
+        out.append(try WireCodec.encode(request))
+        out.append(contentsOf: Array(",\"view\":".utf8))
+        out.append(view)
+        out.append(0x7d)
+        return out
+    }
+
+    public static func decode(_ payload: Data) throws -> (PictureRenderRequest, ViewNode) {
+        let e = try WireCodec.decode(Envelope.self, from: payload)
+        return (e.request, e.view)
+    }
+}

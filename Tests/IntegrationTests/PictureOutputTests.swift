@@ -1,0 +1,214 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+import WidgetGraphics
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 12, item 1: the real `widgethost run` with the real example plugins and `png` / `svg`
+/// outputs, drawn by the real `widgethost-render --serve`.
+@Suite(.serialized) struct PictureOutputTests {
+    let habit = "InteractiveHabit-systemSmall"
+
+    func config(outputs: String = #"["files", "png"]"#, picture: String = "{}", extraWidgets: String = "") -> String {
+        """
+        {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "state/control.sock"},
+         "widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": \(outputs), "picture": \(picture)}\(extraWidgets)]}
+        """
+    }
+
+    func habitDaemon(_ config: String, environment: [String: String?] = [:], prepare: (String) throws -> Void = { _ in }) throws -> RunningDaemon {
+        try RunningDaemon(config: config, environment: environment) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin("HabitWidget"), dir + "/Plugins/HabitWidget.so"])
+            try prepare(dir)
+        }
+    }
+
+    func bytes(_ d: RunningDaemon, _ name: String) -> [UInt8]? { FileManagerFree.bytes(d.dir.path + "/out/" + name) }
+
+    func regions(_ d: RunningDaemon, _ id: String) -> PictureRegions? {
+        bytes(d, id + ".regions.json").flatMap { PictureRegions.decode(Data($0)) }
+    }
+
+    /// (inode, mtime in ns) of a file.
+    func identity(_ path: String) -> (UInt, Int)? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return (UInt(st.st_ino), st.st_mtim.tv_sec * 1_000_000_000 + st.st_mtim.tv_nsec)
+    }
+
+    /// Child processes of `pid` running `widgethost-render --serve`.
+    func renderProcesses(of pid: pid_t) -> [pid_t] {
+        processesMentioning("widgethost-render").filter { p in
+            guard let s = FileManagerFree.read("/proc/\(p)/stat"), let close = s.lastIndex(of: ")") else { return false }
+            let fields = s[s.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[1]) == pid
+        }
+    }
+
+    func cli(_ d: RunningDaemon, _ args: [String]) -> ProcessResult {
+        run(TestPaths.widgethost, args + ["--config", d.dir.path + "/config.json"])
+    }
+
+    @Test func aDaemonWithTextOutputsOnlyNeverStartsTheRenderProcessNorLoadsCairo() throws {
+        let d = try habitDaemon(config(outputs: #"["files"]"#))
+        #expect(eventually { d.text(habit)?.contains("Habit 0/8") == true }, "stderr:\n\(d.stderr)")
+        #expect(cli(d, ["click", habit, "--target", "Log"]).status == 0)
+        #expect(eventually { d.text(habit)?.contains("Habit 1/8") == true })
+        #expect(renderProcesses(of: d.pid).isEmpty)
+        let maps = try #require(FileManagerFree.read("/proc/\(d.pid)/maps"))
+        #expect(!maps.contains("libcairo") && !maps.contains("libpango"), "the host mapped Cairo or Pango")
+        #expect(!FileManagerFree.exists(d.dir.path + "/out/\(habit).png"))
+        #expect(!d.stderr.contains("render process"))
+    }
+
+    @Test func thePictureAppearsDecodesAtTheFamilySizeTimesTheScaleAndFollowsClicksAndContainerWrites() throws {
+        let d = try habitDaemon(config(outputs: #"["files", "png", "svg"]"#, picture: #"{"scale": 3, "colorScheme": "dark"}"#))
+        let png = d.dir.path + "/out/\(habit).png"
+        #expect(eventually { bytes(d, habit + ".png").flatMap(PixelImage.decodePNG) != nil }, "stderr:\n\(d.stderr)")
+        let first = try #require(bytes(d, habit + ".png"))
+        let image = try #require(PixelImage.decodePNG(first))
+        #expect(image.width == 158 * 3 && image.height == 158 * 3)
+        #expect(String(decoding: bytes(d, habit + ".svg") ?? [], as: UTF8.self).contains("<svg"))
+        #expect(renderProcesses(of: d.pid).count == 1)
+
+        // The regions name the Log button and the toggle, inside the picture, in pixels.
+        let r = try #require(regions(d, habit))
+        #expect(r.width == 474 && r.height == 474 && r.scale == 3)
+        let log = try #require(r.regions.first { $0.title == "Log Habit" })
+        #expect(log.kind == "button" && log.target == "0")
+        #expect(r.regions.contains { $0.kind == "toggle" && $0.title == "Toggle Habit" })
+        #expect(log.x > 0 && log.y > 0 && log.x + log.width <= 474 && log.y + log.height <= 474 && log.width > 30 && log.height > 30)
+
+        // A click at the button's centre, through the regions and the control socket, logs the habit.
+        let c = cli(d, ["click", habit, "--at", "\(Int(log.x + log.width / 2)),\(Int(log.y + log.height / 2))"])
+        #expect(c.status == 0, "\(c.stderr)")
+        #expect(eventually { d.text(habit)?.contains("Habit 1/8") == true }, "stderr:\n\(d.stderr)")
+        #expect(eventually { bytes(d, habit + ".png") != first }, "the picture follows the click")
+        let afterClick = try #require(bytes(d, habit + ".png"))
+        #expect(PixelImage.decodePNG(afterClick) != nil)
+
+        // A write into the shared container redraws it too.
+        let w = cli(d, ["defaults", "write", "group.com.yourapp.shared", "completedCount", "6"])
+        #expect(w.status == 0, "\(w.stderr)")
+        #expect(eventually { d.text(habit)?.contains("Habit 6/8") == true }, "stderr:\n\(d.stderr)")
+        #expect(eventually { let b = bytes(d, habit + ".png"); return b != afterClick && b != first })
+        #expect(identity(png) != nil)
+        #expect(!FileManagerFree.exists(png + ".tmp"))
+    }
+
+    @Test func aPictureEqualToTheFileIsNotRewrittenAfterARestart() throws {
+        let d = try habitDaemon(config())
+        #expect(eventually { d.stderr.contains("picture of \(habit) drawn") }, "stderr:\n\(d.stderr)")
+        d.signal(SIGTERM)
+        #expect(d.waitForExit() == 0)
+        // A new host on a copy of the same directory and state draws the same picture, compares
+        // it with the file there and leaves the file alone.
+        var copied: (UInt, Int)?, regionsCopied: (UInt, Int)?
+        let d2 = try habitDaemon(config()) { dir in
+            for sub in ["out", "state", "containers"] where !FileManagerFree.exists(dir + "/" + sub) {
+                _ = run("/bin/cp", ["-a", d.dir.path + "/" + sub, dir + "/" + sub])
+            }
+            copied = identity(dir + "/out/\(habit).png")
+            regionsCopied = identity(dir + "/out/\(habit).regions.json")
+        }
+        let png2 = d2.dir.path + "/out/\(habit).png", regions2 = d2.dir.path + "/out/\(habit).regions.json"
+        #expect(eventually { d2.stderr.contains("picture of \(habit) drawn") }, "stderr:\n\(d2.stderr)")
+        #expect(d2.stderr.contains("µs: unchanged"), "stderr:\n\(d2.stderr)")
+        let a = try #require(copied), b = try #require(identity(png2))
+        #expect(a == b, "same inode and mtime: not rewritten")
+        let c = try #require(regionsCopied), e = try #require(identity(regions2))
+        #expect(c == e)
+    }
+
+    @Test func aKilledRenderProcessCostsOnePictureAndTheNextStartsANewOne() throws {
+        let d = try habitDaemon(config())
+        #expect(eventually { bytes(d, habit + ".png") != nil }, "stderr:\n\(d.stderr)")
+        let first = try #require(renderProcesses(of: d.pid).first)
+        kill(first, SIGKILL)
+        #expect(eventually { renderProcesses(of: d.pid).isEmpty })
+        let before = bytes(d, habit + ".png")
+        #expect(cli(d, ["click", habit, "--target", "Log"]).status == 0)
+        #expect(eventually { d.text(habit)?.contains("Habit 1/8") == true }, "the text never waits for a picture")
+        #expect(eventually { bytes(d, habit + ".png") != before }, "stderr:\n\(d.stderr)")
+        let second = try #require(renderProcesses(of: d.pid).first)
+        #expect(second != first)
+        #expect(d.stderr.contains("render process restarted"))
+    }
+
+    @Test func aHungRenderIsKilledAtItsDeadlineAndTheTextKeepsFlowing() throws {
+        // A render executable that never answers stands in for a picture that takes for ever.
+        let dir = TempDir(); defer { dir.remove() }
+        let fake = dir.path + "/hung-render"
+        FileManagerFree.write(fake, "#!/bin/sh\nsleep 30\n")
+        chmod(fake, 0o755)
+        let d = try habitDaemon(config(picture: #"{"timeoutSeconds": 0.5}"#), environment: ["WIDGETHOST_RENDER_EXECUTABLE": fake])
+        #expect(eventually { d.text(habit)?.contains("Habit 0/8") == true })
+        #expect(eventually { d.stderr.contains("missed its deadline") }, "stderr:\n\(d.stderr)")
+        #expect(cli(d, ["click", habit, "--target", "Log"]).status == 0)
+        #expect(eventually { d.text(habit)?.contains("Habit 1/8") == true }, "stderr:\n\(d.stderr)")
+        // A clean stop ends the hung render process with it (its group is killed).
+        d.signal(SIGTERM)
+        #expect(d.waitForExit() == 0, "stderr:\n\(d.stderr)")
+        #expect(eventually { processesMentioning(fake).isEmpty }, "the hung render process outlived the host")
+    }
+
+    @Test func aLiveTimerRedrawsThePictureOnItsOwnTicks() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let probe = try buildProbe(in: dir.path, name: "timer", defines: ["PROBE_TIMER", "PROBE_STEP=3600"])
+        let d = try RunningDaemon(config: """
+        {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"},
+         "widgets": [{"kind": "probe", "family": "systemSmall", "outputs": ["png"], "picture": {"scale": 1}}]}
+        """) { dir in _ = run("/bin/cp", [probe, dir + "/Plugins/probe.so"]) }
+        let id = "probe-systemSmall"
+        #expect(eventually { bytes(d, id + ".png") != nil }, "stderr:\n\(d.stderr)")
+        var seen: Set<[UInt8]> = []
+        #expect(eventually(timeout: 20) {
+            if let b = bytes(d, id + ".png") { seen.insert(b) }
+            return seen.count >= 3
+        }, "the timer's picture changes every second with no reload")
+        #expect(PixelImage.decodePNG(bytes(d, id + ".png") ?? [])?.width == 158)
+    }
+
+    @Test func theBarIsSignalledWhenThePictureChanged() throws {
+        // A stand-in for waybar that counts SIGRTMIN+8, under a name of its own (so no real waybar
+        // another test runs is signalled, and no other host's signal reaches it).
+        let dir = TempDir(); defer { dir.remove() }
+        FileManagerFree.write(dir.path + "/bar.c", """
+        #include <signal.h>
+        #include <stdio.h>
+        #include <unistd.h>
+        static volatile sig_atomic_t n;
+        static void on(int s) { (void)s; n++; }
+        int main(int argc, char **argv) {
+            signal(SIGRTMIN + 8, on);
+            sigset_t all; sigemptyset(&all); sigprocmask(SIG_SETMASK, &all, 0);  /* the test runner's mask is inherited */
+            for (;;) { pause(); FILE *f = fopen(argv[1], "w"); if (f) { fprintf(f, "%d\\n", (int)n); fclose(f); } }
+        }
+        """)
+        let bar = dir.path + "/picturebar"
+        try #require(run("/usr/bin/cc", ["-o", bar, dir.path + "/bar.c"]).status == 0)
+        let count = dir.path + "/count"
+        let pid = spawnBackground(bar, [count])
+        defer { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        let d = try habitDaemon(config(picture: #"{"signal": 8, "signalProcess": "picturebar"}"#))
+        #expect(eventually { FileManagerFree.read(count) == "1\n" }, "stderr:\n\(d.stderr)")
+        #expect(cli(d, ["click", habit, "--target", "Log"]).status == 0)
+        #expect(eventually { FileManagerFree.read(count) == "2\n" }, "stderr:\n\(d.stderr)")
+        // A picture that did not change sends nothing.
+        #expect(cli(d, ["reload"]).status == 0)
+        usleep(500_000)
+        #expect(FileManagerFree.read(count) == "2\n")
+    }
+
+    @Test func aRemovedWidgetTakesItsPictureAway() throws {
+        let d = try habitDaemon(config())
+        #expect(eventually { bytes(d, habit + ".png") != nil && regions(d, habit) != nil }, "stderr:\n\(d.stderr)")
+        FileManagerFree.write(d.dir.path + "/config.json", config(outputs: #"["files"]"#))
+        d.signal(SIGHUP)
+        #expect(eventually { bytes(d, habit + ".png") == nil && regions(d, habit) == nil }, "stderr:\n\(d.stderr)")
+        #expect(d.text(habit)?.contains("Habit 0/8") == true)
+    }
+}
