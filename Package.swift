@@ -40,6 +40,8 @@ let package = Package(
         .library(name: "Combine", targets: ["Combine"]),
         /// `#Preview` for widgets (a swift-syntax macro): only bundles with previews link it.
         .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
+        /// Every bundle target uses it: one `CGFloat` per bundle, so files that import Foundation compile.
+        .plugin(name: "WidgetBundleSupport", targets: ["WidgetBundleSupport"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -79,6 +81,7 @@ let package = Package(
             .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
         ]),
         .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
+        .plugin(name: "WidgetBundleSupport", capability: .buildTool(), path: "PackagePlugins/WidgetBundleSupport"),
         .target(name: "Combine", dependencies: [
             .product(name: "OpenCombine", package: "OpenCombine"),
             .product(name: "OpenCombineDispatch", package: "OpenCombine"),
@@ -125,7 +128,8 @@ let package = Package(
         ),
     ] + (exampleBundles + fixtureBundles).map {
         .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
-                swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings)
+                swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings,
+                plugins: ["WidgetBundleSupport"])
     },
     swiftLanguageModes: [.v6]
 )

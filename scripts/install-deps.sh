@@ -26,7 +26,9 @@ pkg-config --exists cairo pangocairo 2>/dev/null || missing+=(libcairo2-dev libp
 # WIDGETHOST_NO_BARS=1.
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v i3blocks >/dev/null || missing+=(i3blocks)
-    command -v conky >/dev/null || missing+=(conky-cli)
+    # conky-std (Debian's `conky`): the console recipe and, with X and Imlib2, the ${image}
+    # desktop recipe (conky-cli has neither X nor Imlib2; conky-std replaces it).
+    conky -v 2>/dev/null | grep Imlib2 >/dev/null || missing+=(conky-std)   # no -q: conky must not get SIGPIPE
     # RealBarTests: the bars themselves, headless (Xvfb; sway's headless backend), screen
     # grabbers (X11, Wayland) and a pointer for clicks (their font, DejaVu Sans Mono, is above).
     command -v Xvfb >/dev/null || missing+=(xvfb)
@@ -37,6 +39,11 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v grim >/dev/null || missing+=(grim)
     command -v import >/dev/null || missing+=(imagemagick)
     command -v xdotool >/dev/null || missing+=(xdotool)
+    # DesktopSurfaceTests: xprop and xwininfo read the desktop window's type, state and place;
+    # xmessage is a window to cover it with.
+    command -v xprop >/dev/null || missing+=(x11-utils)
+    # ... and a window manager with desktop windows (as GNOME's, KDE's, Xfce's) to stack it under.
+    command -v openbox >/dev/null || missing+=(openbox)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

@@ -18,7 +18,8 @@ func nowNanos() -> UInt64 {
 }
 
 /// Milliseconds per call of `body`: `iterations` timed calls after `warmup` untimed ones.
-func measure(iterations: Int = 300, warmup: Int = 30, _ body: () throws -> Void) rethrows -> [Double] {
+func measure(iterations defaultIterations: Int = 300, warmup defaultWarmup: Int = 30, _ body: () throws -> Void) rethrows -> [Double] {
+    let iterations = iterationOverride ?? defaultIterations, warmup = iterationOverride.map { _ in 1 } ?? defaultWarmup
     for _ in 0..<warmup { try body() }
     var out: [Double] = []
     out.reserveCapacity(iterations)
@@ -46,6 +47,10 @@ guard args.count >= 2 else {
     exit(2)
 }
 let host = args[0]
+// For profiling (valgrind --tool=callgrind): PICTUREBENCH_ONLY=<widget kind> keeps one widget,
+// PICTUREBENCH_ITERATIONS=<n> times each figure n times (default 300 layouts, 200 renders).
+let only = getenv("PICTUREBENCH_ONLY").map { String(cString: $0) }
+let iterationOverride = getenv("PICTUREBENCH_ITERATIONS").flatMap { Int(String(cString: $0)) }.map { max(1, $0) }
 let renderer = PictureRenderer()
 let now = Date(timeIntervalSince1970: 1_773_569_442)
 print("| bundle · widget | family | nodes | layout ms, text measured afresh: median | p10–p90 | min–max | layout ms, measurements kept: median | p10–p90 | min–max |")
@@ -54,7 +59,7 @@ var smalls: [(String, ViewNode)] = []
 for path in args.dropFirst() {
     let worker = try BlockingWorkerClient(pluginPath: path, executable: host)
     guard let manifest = try worker.request(WireRequest(op: .describe)).manifest else { continue }
-    for widget in manifest.widgets {
+    for widget in manifest.widgets where only == nil || only == widget.kind {
         for family in widget.families {
             let op: WireOperation = manifest.bundleId.hasPrefix("org.widgethost") ? .placeholder : .snapshot
             guard let entry = try worker.request(WireRequest(op: op, kind: widget.kind, family: family, isPreview: true)).entries?.first else { continue }
@@ -69,7 +74,8 @@ for path in args.dropFirst() {
 print("")
 print("| systemSmall at scale 2 (text measured afresh) | PNG ms: median | p10–p90 | min–max | SVG ms: median | p10–p90 | min–max |")
 print("| --- | --- | --- | --- | --- | --- | --- |")
-for (name, tree) in smalls {
+// PICTUREBENCH_LAYOUT_ONLY=1: no renders (profiling the layout alone).
+for (name, tree) in smalls where getenv("PICTUREBENCH_LAYOUT_ONLY") == nil {
     let options = PictureOptions(scale: 2, now: now)
     let png = try measure(iterations: 200, warmup: 20) { renderer.text.clearCache(); _ = try renderer.render(tree, family: .systemSmall, format: .png, options: options) }
     let svg = try measure(iterations: 200, warmup: 20) { renderer.text.clearCache(); _ = try renderer.render(tree, family: .systemSmall, format: .svg, options: options) }

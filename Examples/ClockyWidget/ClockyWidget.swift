@@ -116,9 +116,9 @@ struct ClockyWidgetEntryView: View {
 /// with the seconds, and the time in the middle.
 struct ClockView: View {
     let currentDate: Date
-    let minuteTickHeight: Double
-    let hourTickHeight: Double
-    let tickInset: Double
+    let minuteTickHeight: CGFloat
+    let hourTickHeight: CGFloat
+    let tickInset: CGFloat
     let font: Font
     var label: String? = nil
 

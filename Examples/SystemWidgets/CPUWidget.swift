@@ -73,12 +73,12 @@ struct UsageView: View {
             VStack(alignment: .leading, spacing: 4) {
                 Label(entry.title, systemImage: entry.symbol).font(.caption).foregroundStyle(.secondary)
                 Spacer()
-                Text(percent).font(.largeTitle.bold()).monospacedDigit()
+                Text(percent).font(.largeTitle.bold()).monospacedDigit().lineLimit(1).minimumScaleFactor(0.5)
                 ProgressView(value: entry.fraction ?? 0)
                     .tint((entry.fraction ?? 0) > 0.9 ? .red : .blue)
                 Text(entry.detail).font(.caption2).foregroundStyle(.secondary)
             }
-            .padding()
+            // No .padding(): the family's content margins (16 pt) already keep it off the edges.
         }
     }
 }

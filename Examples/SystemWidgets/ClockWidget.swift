@@ -40,11 +40,14 @@ struct ClockView: View {
             VStack(alignment: .leading, spacing: 4) {
                 Label("Clock", systemImage: "clock").font(.caption).foregroundStyle(.secondary)
                 Spacer()
+                // Eight digits of largeTitle are wider than a small widget (on iOS too): the
+                // time shrinks to fit instead of ending in "…".
                 Text(ProcReader.format(entry.date, "%H:%M:%S")).font(.largeTitle.bold()).monospacedDigit()
+                    .lineLimit(1).minimumScaleFactor(0.5)
                 Text(ProcReader.format(entry.date, "%A %d %B")).font(.caption).foregroundStyle(.secondary)
             }
             .frame(maxWidth: .infinity, alignment: .leading)
-            .padding()
+            // No .padding(): the family's content margins (16 pt) already keep it off the edges.
         }
     }
 }

@@ -8,6 +8,7 @@
 #include <glib-unix.h>
 #include <sys/inotify.h>
 #include <sys/syscall.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef GDK_WINDOWING_WAYLAND
 #include <gdk/gdkwayland.h>
@@ -25,6 +26,65 @@ static inline gboolean widgethost_is_wayland(GdkDisplay *display) {
 #ifdef GDK_WINDOWING_WAYLAND
     return GDK_IS_WAYLAND_DISPLAY(display);
 #else
+    return FALSE;
+#endif
+}
+
+/* GDK's own handler of a lost X connection exits with status 1 and says nothing (GTK 3.24):
+   this one says why first. Xlib calls it when the connection breaks; it must not return. */
+#ifdef GDK_WINDOWING_X11
+static int widgethost_x11_connection_lost(Display *display) {
+    (void)display;
+    static const char message[] = "widgethost-desktop: the display went away; stopping\n";
+    ssize_t ignored = write(2, message, sizeof message - 1);
+    (void)ignored;
+    _exit(1);
+}
+#endif
+
+/* Installs the handler above when `display` is an X11 one (after gtk_init). */
+static inline void widgethost_x11_report_lost_connection(GdkDisplay *display) {
+#ifdef GDK_WINDOWING_X11
+    if (GDK_IS_X11_DISPLAY(display)) XSetIOErrorHandler(widgethost_x11_connection_lost);
+#else
+    (void)display;
+#endif
+}
+
+/* On Wayland GDK logs "Error reading events from display: …" (or "Error flushing display",
+   "Error N (…) dispatching to Wayland display.") as a structured Gdk message and then exits with
+   status 1: this log writer says why the surface stops instead, with GDK's reason; every other
+   message goes to GLib's default writer. Set once, before gtk_init. */
+static GLogWriterOutput widgethost_log_writer(GLogLevelFlags level, const GLogField *fields, gsize n, gpointer data) {
+    const char *domain = NULL, *message = NULL;
+    for (gsize i = 0; i < n; i++) {
+        if (strcmp(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0) domain = fields[i].value;
+        if (strcmp(fields[i].key, "MESSAGE") == 0 && fields[i].length < 0) message = fields[i].value;
+    }
+    if (domain && message && strcmp(domain, "Gdk") == 0 && g_str_has_prefix(message, "Error") && strstr(message, "display")) {
+        gchar *line = g_strdup_printf("widgethost-desktop: the display went away (%s); stopping\n", message);
+        ssize_t ignored = write(2, line, strlen(line));
+        (void)ignored;
+        g_free(line);
+        return G_LOG_WRITER_HANDLED;
+    }
+    return g_log_writer_default(level, fields, n, data);
+}
+
+static inline void widgethost_report_lost_wayland_connection(void) {
+    g_log_set_writer_func(widgethost_log_writer, NULL, NULL);
+}
+
+/* Whether `display` is X11 with a window manager that does not say it knows desktop windows
+   (`_NET_WM_WINDOW_TYPE_DESKTOP` in `_NET_SUPPORTED`): i3, or no window manager at all. Such a
+   manager floats a desktop-type window above the others (i3 4.22 does). */
+static inline gboolean widgethost_x11_lacks_desktop_windows(GdkDisplay *display) {
+#ifdef GDK_WINDOWING_X11
+    if (!GDK_IS_X11_DISPLAY(display)) return FALSE;
+    return !gdk_x11_screen_supports_net_wm_hint(gdk_display_get_default_screen(display),
+                                                gdk_atom_intern_static_string("_NET_WM_WINDOW_TYPE_DESKTOP"));
+#else
+    (void)display;
     return FALSE;
 #endif
 }

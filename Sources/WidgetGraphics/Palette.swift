@@ -40,6 +40,11 @@ struct Palette {
     private var labelBase: RGBA { mode == .monochrome ? RGBA(1, 1, 1) : (appearance == .dark ? RGBA(hex: 0xEBEBF5) : RGBA(hex: 0x3C3C43)) }
     private var fillBase: RGBA { mode == .monochrome ? RGBA(1, 1, 1) : (appearance == .dark ? RGBA(hex: 0x787880) : RGBA(hex: 0x787880)) }
     var accent: RGBA { named("blue") }
+    /// A material's tint: materials are drawn as translucent fills of it (no blur of what is
+    /// behind, which a widget's background rarely shows anyway), thicker = more opaque.
+    private var materialBase: RGBA {
+        mode == .monochrome ? RGBA(1, 1, 1, 0.4) : (appearance == .dark ? RGBA(hex: 0x252528) : RGBA(hex: 0xF7F7F9))
+    }
     /// A widget's default background (`systemBackground` of a widget).
     var widgetBackground: RGBA { appearance == .dark ? RGBA(hex: 0x1C1C1E) : RGBA(1, 1, 1) }
     /// The separator of a `Divider`.
@@ -76,6 +81,12 @@ struct Palette {
             case "clear": c = RGBA(0, 0, 0, 0)
             case "background": c = widgetBackground
             case "custom": c = fillBase.with(alpha: 0.3)
+            case "material.ultrathin": c = materialBase.with(alpha: 0.35)
+            case "material.thin": c = materialBase.with(alpha: 0.5)
+            case "material.regular": c = materialBase.with(alpha: 0.65)
+            case "material.bar": c = materialBase.with(alpha: 0.75)
+            case "material.thick": c = materialBase.with(alpha: 0.8)
+            case "material.ultrathick": c = materialBase.with(alpha: 0.9)
             default: c = named(name)
             }
         }

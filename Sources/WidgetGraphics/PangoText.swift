@@ -12,7 +12,9 @@ public final class PangoText: TextMeasurer {
     let context: OpaquePointer
     let layout: OpaquePointer
     private var descriptions: [ResolvedFont: OpaquePointer] = [:]
-    private let tabular: OpaquePointer
+    /// Attribute lists by (letter spacing in Pango units, tabular figures).
+    private var attributeLists: [AttributeKey: OpaquePointer] = [:]
+    private struct AttributeKey: Hashable { var spacing: Int32, tabular: Bool }
     private let plain: OpaquePointer
 
     public init() {
@@ -26,14 +28,12 @@ public final class PangoText: TextMeasurer {
         cairo_font_options_destroy(options)
         pango_cairo_context_set_resolution(context, 72)
         layout = pango_layout_new(context)
-        tabular = pango_attr_list_new()
-        pango_attr_list_insert(tabular, pango_attr_font_features_new("tnum 1"))
         plain = pango_attr_list_new()
     }
 
     deinit {
         for d in descriptions.values { pango_font_description_free(d) }
-        pango_attr_list_unref(tabular)
+        for a in attributeLists.values { pango_attr_list_unref(a) }
         pango_attr_list_unref(plain)
         g_object_unref(UnsafeMutableRawPointer(layout))
         g_object_unref(UnsafeMutableRawPointer(context))
@@ -51,11 +51,26 @@ public final class PangoText: TextMeasurer {
         return d
     }
 
+    /// The attributes of `font`: SF Pro's tracking for its size (`Tracking`) on the sans
+    /// faces plus the view's own `tracking`, tabular figures for `monospacedDigit`.
+    private func attributes(_ font: ResolvedFont) -> OpaquePointer {
+        let em = font.design == .default || font.design == .rounded ? Tracking.sfPro(size: font.size) : 0
+        let points = em * font.size + (font.tracking.isFinite ? min(max(font.tracking, -1000), 1000) : 0)
+        let key = AttributeKey(spacing: Int32((points * Double(PANGO_SCALE)).rounded()), tabular: font.monospacedDigit)
+        if let a = attributeLists[key] { return a }
+        let a = pango_attr_list_new()!
+        if key.spacing != 0 { pango_attr_list_insert(a, pango_attr_letter_spacing_new(key.spacing)) }
+        if key.tabular { pango_attr_list_insert(a, pango_attr_font_features_new("tnum 1")) }
+        if attributeLists.count > 256 { for v in attributeLists.values { pango_attr_list_unref(v) }; attributeLists = [:] }
+        attributeLists[key] = a
+        return a
+    }
+
     /// Sets up the shared layout for `text`; returns it.
     @discardableResult
     func configure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double = 0) -> OpaquePointer {
         pango_layout_set_font_description(layout, description(font))
-        pango_layout_set_attributes(layout, font.monospacedDigit ? tabular : plain)
+        pango_layout_set_attributes(layout, attributes(font))
         text.withCString { pango_layout_set_text(layout, $0, -1) }
         if let width, width.isFinite {
             pango_layout_set_width(layout, Int32(min(max(0, width), 1e6) * Double(PANGO_SCALE)))
@@ -104,10 +119,13 @@ public final class PangoText: TextMeasurer {
         let lines = max(1, Int(pango_layout_get_line_count(layout)))
         let height = Double(logical.height) / scale
         // Left-aligned, the layout's logical width is its widest line (not the wrap width).
-        let widest = Double(logical.x + logical.width) / scale
+        var widest = (Double(logical.x + logical.width) / scale).rounded(.up)
+        // An ellipsized line with letter spacing overshoots the wrap width by about a point
+        // (Pango does not count the spacing of the "…"): it is still cut to the width.
+        if let width, width.isFinite { widest = min(widest, max(0, width)) }
         let truncated = pango_layout_is_ellipsized(layout) != 0
         let baseline = Double(pango_layout_get_baseline(layout)) / scale
-        return TextMeasurement(width: widest.rounded(.up), height: height.rounded(.up), lineHeight: height / Double(lines), baseline: baseline, truncated: truncated)
+        return TextMeasurement(width: widest, height: height.rounded(.up), lineHeight: height / Double(lines), baseline: baseline, truncated: truncated)
     }
 
     /// Rectangles of the shown lines of the configured layout, relative to its origin.
@@ -174,5 +192,26 @@ public enum FontCatalog {
         case .monospaced: monospaced
         case .serif: serif
         }
+    }
+}
+
+/// Apple's tracking for SF Pro by point size (Human Interface Guidelines, "Typography":
+/// 17 pt −0.43 pt, 34 pt +0.40 pt, 11 pt +0.07 pt…), applied to its stand-in so that text
+/// takes about the width it takes on iOS: the text styles below 20 pt are set tighter, the
+/// large titles looser. Pure.
+enum Tracking {
+    /// Thousandths of an em for 6…40 pt.
+    private static let table: [Double] = [41, 34, 26, 19, 12, 6, 0, -6, -11, -16, -20, -26, -25, -24, -23, -18, -12, -4, 3, 6,
+                                          8, 11, 14, 14, 14, 13, 13, 12, 12, 11, 10, 10, 8, 8, 8]
+
+    /// Tracking in ems for a font of `size` points: the table, interpolated between whole
+    /// sizes, its ends below 6 pt, easing to 0 from 40 pt to 80 pt.
+    static func sfPro(size: Double) -> Double {
+        guard size.isFinite, size > 0 else { return 0 }
+        if size <= 6 { return table[0] / 1000 }
+        if size >= 80 { return 0 }
+        if size >= 40 { return table[table.count - 1] / 1000 * (80 - size) / 40 }
+        let i = Int(size.rounded(.down)) - 6, f = size - size.rounded(.down)
+        return (table[i] + (table[min(i + 1, table.count - 1)] - table[i]) * f) / 1000
     }
 }

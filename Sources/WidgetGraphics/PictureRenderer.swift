@@ -2,6 +2,9 @@ import CCairo
 import FoundationEssentials
 import OpenWidgetKit
 import WidgetLayout
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The file format of a picture.
 public enum PictureFormat: String, Sendable, CaseIterable {
@@ -19,9 +22,14 @@ public struct PictureOptions: Sendable {
     public var redact: Bool?
     /// Draw the accessory families on a dark backdrop, as on a Lock Screen (else transparent).
     public var accessoryBackdrop: Bool
+    /// Redact `privacySensitive` subtrees even when the entry is not a placeholder (the
+    /// `.privacy` reason: a locked screen), as `RenderOptions.redactPrivate` does for text.
+    public var redactPrivate: Bool
 
-    public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = true) {
+    public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = true,
+                redactPrivate: Bool = false) {
         self.scale = scale; self.appearance = appearance; self.now = now; self.redact = redact; self.accessoryBackdrop = accessoryBackdrop
+        self.redactPrivate = redactPrivate
     }
 }
 
@@ -48,23 +56,57 @@ public struct PictureError: Error, CustomStringConvertible {
 public final class PictureRenderer {
     /// The text engine (its measurement cache persists across pictures).
     public let text = PangoText()
+    /// The PNG encoder and its scratch buffer, kept across pictures.
+    private let encoder = PNGEncoder()
+    /// The pixels of the PNG surface, kept across pictures (zeroed before each): a fresh
+    /// 400 KB surface per picture cost a fifth of a small PNG's time in page faults.
+    private var pixels: UnsafeMutableRawPointer?
+    private var pixelCapacity = 0
 
     public init() {}
 
+    deinit { pixels?.deallocate() }
+
+    /// Largest pixel buffer kept (a widget at scale 3 fits; a contact sheet gets its own).
+    static let keptPixelBytes = 4 << 20
+
+    /// A zeroed ARGB32 image surface of `pw` × `ph` over the kept pixel buffer (grown when
+    /// needed), or a surface of its own when larger than `keptPixelBytes`. The surface must be
+    /// destroyed before the next call.
+    private func imageSurface(_ pw: Int, _ ph: Int) -> OpaquePointer? {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(clamping: pw)))
+        guard stride > 0, ph > 0, ph <= Self.keptPixelBytes / stride else {
+            return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(clamping: pw), Int32(clamping: ph))
+        }
+        let bytes = stride * ph
+        if bytes > pixelCapacity {
+            pixels?.deallocate()
+            pixels = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 16)
+            pixelCapacity = bytes
+        }
+        guard let pixels else { return nil }
+        memset(pixels, 0, bytes)
+        return cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph), Int32(stride))
+    }
+
     /// Corner radius of a system family's widget shape, in points (iPhone).
     public static let cornerRadius = 22.0
-    /// Content margins of the system families (iOS 17) when the widget adopts
-    /// `containerBackground`; a widget without one is drawn edge to edge, as before iOS 17.
-    public static let systemMargins = 16.0
 
-    /// The laid-out tree of `root` in `family` (exposed for tests and benchmarks).
+    /// The laid-out tree of `root` in `family` (exposed for tests and benchmarks): the content
+    /// is laid out inside the root's `contentMargins`, which the SDK sets to the family's iOS
+    /// default (`WidgetFamily.defaultContentMargins`) or to zero after
+    /// `.contentMarginsDisabled()`. A tree without them (an older SDK's) reaches the edges.
     public func layout(_ root: ViewNode, family: WidgetFamily, now: Date) -> PlacedNode {
         let s = family.nominalSize
-        var bounds = Rect(x: 0, y: 0, width: s.width, height: s.height)
-        if !family.isAccessory, Self.firstContainerBackground(root) != nil {
-            bounds = bounds.inset(by: Insets(all: Self.systemMargins))
-        }
+        let bounds = Rect(x: 0, y: 0, width: s.width, height: s.height).inset(by: Self.contentMargins(root))
         return LayoutEngine(measurer: text, now: now).layout(root, in: bounds)
+    }
+
+    /// The root's content margins, each made finite and clamped to 0…40 pt (bad input draws).
+    static func contentMargins(_ root: ViewNode) -> Insets {
+        guard let m = root.modifiers?.contentMargins else { return .zero }
+        func one(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 40) : 0 }
+        return Insets(top: one(m.top), leading: one(m.leading), bottom: one(m.bottom), trailing: one(m.trailing))
     }
 
     /// The `containerBackground` of the tree: the root's or, as the SDK may wrap the root, the
@@ -138,7 +180,7 @@ public final class PictureRenderer {
         let sink = ByteSink()
         let surface: OpaquePointer?
         switch format {
-        case .png: surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph))
+        case .png: surface = imageSurface(pw, ph)
         case .svg: surface = cairo_svg_surface_create_for_stream(ByteSink.write, Unmanaged.passUnretained(sink).toOpaque(), Double(pw), Double(ph))
         }
         guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
@@ -152,12 +194,13 @@ public final class PictureRenderer {
             let p = WidgetPainter(cr: cr, text: self.text, palette: palette ?? Palette(appearance: options.appearance, mode: .fullColor),
                                   now: options.now, redaction: options.redact)
             p.onFinish = { unmapped.formUnion($0) }
+            p.redactPrivate = options.redactPrivate
             return p
         }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         if format == .png {
-            if let png = PNGEncoder.encode(surface) { sink.bytes = png } else { sink.failed = true }
+            if let png = encoder.encode(surface) { sink.bytes = png } else { sink.failed = true }
         }
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)

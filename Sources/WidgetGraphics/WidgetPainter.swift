@@ -14,13 +14,17 @@ struct PaintEnvironment {
     var opacity = 1.0
     var redacted = false
 
-    func applying(_ m: Modifiers?, redactionAllowed: Bool?) -> PaintEnvironment {
+    /// The environment under a node carrying `m`. `redactionAllowed` is the picture's
+    /// `redact` option (false: never redact); `redactPrivate` redacts `privacySensitive`
+    /// subtrees (the `.privacy` reason, as on a locked screen).
+    func applying(_ m: Modifiers?, redactionAllowed: Bool?, redactPrivate: Bool = false) -> PaintEnvironment {
         guard let m else { return self }
         var e = self
         if let f = m.foreground { e.foreground = f }
         if let t = m.tint { e.tint = t }
         if let o = m.opacity, o.isFinite { e.opacity *= min(max(o, 0), 1) }
         if redactionAllowed != false, let r = m.redacted { e.redacted = r || redactionAllowed == true }
+        if redactionAllowed != false, redactPrivate, m.privacySensitive == true { e.redacted = true }
         return e
     }
 }
@@ -34,6 +38,8 @@ final class WidgetPainter {
     let palette: Palette
     let now: Date
     let redaction: Bool?
+    /// Redact `privacySensitive` subtrees.
+    var redactPrivate = false
     /// SF Symbol names drawn as the fallback box.
     var unmapped: Set<String> = []
     /// Called by `finish()` with `unmapped`.
@@ -59,16 +65,67 @@ final class WidgetPainter {
             set(env.redacted ? redactionColor(env) : color(s, env), env)
             return
         }
-        var pts = [0.5, 0, 0.5, 1]
-        if let p = s?.gradientPoints, p.count == 4, p.allSatisfy(\.isFinite) { pts = p }
-        let pattern = cairo_pattern_create_linear(box.x + pts[0] * box.width, box.y + pts[1] * box.height,
-                                                  box.x + pts[2] * box.width, box.y + pts[3] * box.height)
-        for (i, stop) in stops.enumerated() {
-            let c = palette.color(stop, foreground: env.foreground, tint: env.tint)
-            cairo_pattern_add_color_stop_rgba(pattern, Double(i) / Double(stops.count - 1), c.r, c.g, c.b, c.a * env.opacity)
+        let colors = stops.map { palette.color($0, foreground: env.foreground, tint: env.tint).with(alpha: env.opacity) }
+        let given = s?.gradientPoints.flatMap { $0.count == 4 && $0.allSatisfy { $0.isFinite && abs($0) < 1e6 } ? $0 : nil }
+        let pattern: OpaquePointer
+        switch s?.gradientKind {
+        case "radial":
+            // Centre in unit points, radii in points (SwiftUI's startRadius / endRadius).
+            let p = given ?? [0.5, 0.5, 0, min(box.width, box.height) / 2]
+            let cx = box.x + p[0] * box.width, cy = box.y + p[1] * box.height
+            pattern = cairo_pattern_create_radial(cx, cy, max(0, p[2]), cx, cy, max(0, p[3]))
+        case "angular":
+            let p = given ?? [0.5, 0.5, 0, 360]
+            pattern = angularPattern(colors, center: (box.x + p[0] * box.width, box.y + p[1] * box.height),
+                                     from: p[2], to: p[3], reach: 2 * (box.width + box.height) + 1)
+            cairo_set_source(cr, pattern)
+            cairo_pattern_destroy(pattern)
+            return
+        default:
+            let p = given ?? [0.5, 0, 0.5, 1]
+            pattern = cairo_pattern_create_linear(box.x + p[0] * box.width, box.y + p[1] * box.height,
+                                                  box.x + p[2] * box.width, box.y + p[3] * box.height)
+        }
+        for (i, c) in colors.enumerated() {
+            cairo_pattern_add_color_stop_rgba(pattern, Double(i) / Double(colors.count - 1), c.r, c.g, c.b, c.a)
         }
         cairo_set_source(cr, pattern)
         cairo_pattern_destroy(pattern)
+    }
+
+    /// An angular gradient as a Cairo mesh (Cairo has no conic gradient): 5° wedges around
+    /// `center`, each shaded from its start colour to its end colour; outside `from`…`to`
+    /// (degrees, clockwise from the trailing side) the nearer end's colour, as SwiftUI pads.
+    private func angularPattern(_ stops: [RGBA], center: (x: Double, y: Double), from start: Double, to end: Double, reach: Double) -> OpaquePointer {
+        let mesh = cairo_pattern_create_mesh()!
+        // Counter-clockwise: the same gradient clockwise with the stops reversed.
+        let (from, to, colors) = end >= start ? (start, end, stops) : (end, start, Array(stops.reversed()))
+        let sweep = to - from
+        func color(atDegrees a: Double) -> RGBA {
+            // a is in from..<from + 360; past `to` (a partial turn) the nearer end's colour.
+            var t = sweep > 0 ? (a - from) / sweep : 0
+            if t > 1 { t = (a - to) < (from + 360 - a) ? 1 : 0 }
+            t = min(max(t, 0), 1) * Double(colors.count - 1)
+            let i = min(Int(t), colors.count - 2), f = t - Double(i)
+            let a = colors[i], b = colors[i + 1]
+            return RGBA(a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f, a.a + (b.a - a.a) * f)
+        }
+        let step = 5.0
+        var a = from
+        while a < from + 360 - 1e-9 {
+            let b = min(a + step, from + 360)
+            let c0 = color(atDegrees: a), c1 = color(atDegrees: b)
+            cairo_mesh_pattern_begin_patch(mesh)
+            cairo_mesh_pattern_move_to(mesh, center.x, center.y)
+            cairo_mesh_pattern_line_to(mesh, center.x + cos(a * .pi / 180) * reach, center.y + sin(a * .pi / 180) * reach)
+            cairo_mesh_pattern_line_to(mesh, center.x + cos(b * .pi / 180) * reach, center.y + sin(b * .pi / 180) * reach)
+            for (corner, c) in [(0, c0), (1, c0), (2, c1), (3, c1)] {
+                cairo_mesh_pattern_set_corner_color_rgba(mesh, UInt32(corner), c.r, c.g, c.b, c.a)
+            }
+            cairo_mesh_pattern_end_patch(mesh)
+            a = b
+        }
+        return mesh
     }
 
     func color(_ spec: StyleSpec?, _ env: PaintEnvironment) -> RGBA {
@@ -97,7 +154,7 @@ final class WidgetPainter {
         guard painted <= LayoutLimits.maxNodes else { return }
         let m = p.node.modifiers
         if m?.hidden == true { return }
-        let env = parent.applying(m, redactionAllowed: redaction)
+        let env = parent.applying(m, redactionAllowed: redaction, redactPrivate: redactPrivate)
         cairo_save(cr)
         defer { cairo_restore(cr) }
         if let deg = m?.rotation, deg.isFinite, deg != 0 {
@@ -111,6 +168,54 @@ final class WidgetPainter {
             cairo_translate(cr, -p.frame.midX, -p.frame.midY)
         }
         clip(p, m)
+        if let shadow = Self.shadow(m), !env.redacted {
+            // SwiftUI's shadow follows the drawn pixels: draw the node into a group, lay the
+            // group's alpha down offset and spread (a blur of nine taps), then the group.
+            cairo_push_group(cr)
+            paintContent(p, env)
+            let group = cairo_pop_group(cr)
+            let taps = shadow.radius > 0.5 ? Self.blurTaps : [(0.0, 0.0)]
+            for (dx, dy) in taps {
+                cairo_save(cr)
+                cairo_translate(cr, shadow.x + dx * shadow.radius / 2, shadow.y + dy * shadow.radius / 2)
+                let c = shadow.color.map { color($0, env) } ?? RGBA(0, 0, 0, 0.33)
+                cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * env.opacity / Double(taps.count))
+                cairo_mask(cr, group)
+                cairo_restore(cr)
+            }
+            cairo_set_source(cr, group)
+            cairo_paint(cr)
+            cairo_pattern_destroy(group)
+            return
+        }
+        paintContent(p, env)
+    }
+
+    /// The centre and eight points around it: offsets (in radii) that spread a shadow.
+    private static let blurTaps: [(Double, Double)] = [(0, 0)] + (0..<8).map { (cos(Double($0) * .pi / 4), sin(Double($0) * .pi / 4)) }
+
+    /// `.shadow(color:radius:x:y:)` from the tree, its numbers finite and bounded, its colour
+    /// nil when absent (iOS's default, black at 33 %); nil when there is no shadow.
+    static func shadow(_ m: Modifiers?) -> (radius: Double, x: Double, y: Double, color: StyleSpec?)? {
+        guard case .object(let o)? = m?.other?["shadow"] else { return nil }
+        func num(_ k: String) -> Double {
+            guard case .number(let v)? = o[k], v.isFinite else { return 0 }
+            return min(max(v, -200), 200)
+        }
+        var color: StyleSpec?
+        if case .object(let c)? = o["color"] {
+            var s = StyleSpec()
+            if case .string(let n)? = c["name"] { s.name = n }
+            if case .array(let v)? = c["rgba"] { s.rgba = v.compactMap { if case .number(let x) = $0 { return x } else { return nil } } }
+            if case .number(let a)? = c["opacity"] { s.opacity = a }
+            if s.name != nil || s.rgba != nil { color = s }
+        }
+        return (max(0, num("radius")), num("x"), num("y"), color)
+    }
+
+    /// A node's background, own drawing and children (inside its transform and clip).
+    private func paintContent(_ p: PlacedNode, _ env: PaintEnvironment) {
+        let m = p.node.modifiers
         if let bg = m?.background {
             setStyle(bg, env, in: p.frame)
             rect(p.frame)

@@ -6,6 +6,12 @@ import WidgetRendering
 enum Behaviour {
     case stack(Axis), zstack, text, image(resizable: Bool), spacer, divider, fill
     case progressLinear, circularControl(ideal: Double), gaugeLinear, fixed(Size)
+    /// `ViewThatFits` constrained on these axes.
+    case viewThatFits(horizontal: Bool, vertical: Bool)
+    /// `Grid` (its `GridRow` children are stacks until the grid lays their cells out).
+    case grid
+    /// `LazyVGrid` (tracks across the horizontal axis) or `LazyHGrid` (vertical).
+    case lazyGrid(Axis)
 }
 
 /// The sanitized `.frame(...)` of a box: every length finite and ≥ 0 except a `max` that may
@@ -23,6 +29,8 @@ struct LayoutEnvironment {
     var weight: String?
     var italic: Bool?
     var monospacedDigit: Bool?
+    /// `tracking` (or `kerning`) in points.
+    var tracking: Double?
     var lineLimit: Int?
     var minimumScaleFactor = 1.0
     var textAlignment = 0.0
@@ -35,13 +43,14 @@ struct LayoutEnvironment {
         if let w = m.weight { e.weight = w }
         if let i = m.italic { e.italic = i }
         if let d = m.monospacedDigit { e.monospacedDigit = d }
+        if let t = m.tracking ?? m.kerning, t.isFinite { e.tracking = t }
         if let l = m.lineLimit { e.lineLimit = min(max(l, 1), 1000) }
         if let s = m.minimumScaleFactor, s.isFinite { e.minimumScaleFactor = min(max(s, 0.01), 1) }
         if let a = m.textAlignment { e.textAlignment = a == "center" ? 0.5 : (a == "trailing" ? 1 : 0) }
         return e
     }
 
-    var font: ResolvedFont { ResolvedFont.resolve(fontSpec, weight: weight, italic: italic, monospacedDigit: monospacedDigit) }
+    var font: ResolvedFont { ResolvedFont.resolve(fontSpec, weight: weight, italic: italic, monospacedDigit: monospacedDigit, tracking: tracking) }
 }
 
 /// One node prepared for layout: sanitized modifiers, resolved font and text, and a cache of
@@ -61,6 +70,10 @@ final class LayoutBox {
     let priority: Double
     let offset: (x: Double, y: Double)
     let spacing: Double?
+    /// A `Grid`'s `horizontalSpacing` (its `spacing` is the vertical one).
+    let horizontalSpacing: Double?
+    /// A lazy grid's items.
+    let gridTracks: [GridTrack]
     /// `aspectRatio`: the ratio (width / height; nil: the content's ideal ratio) and whether
     /// it fills (else fits) the proposal.
     let aspect: (ratio: Double?, fill: Bool)?
@@ -69,15 +82,19 @@ final class LayoutBox {
     let baselineAlignment: Bool?
     let text: String
     // Per-proposal caches. A box sees a handful of distinct proposals, so these are short
-    // arrays searched linearly: cheaper than hashing for every query.
-    var sizes = SmallCache<ProposedSize, Size>()
+    // arrays searched linearly: cheaper than hashing for every query. A box is used by one
+    // layout on one thread and never handed out, so the dynamic exclusivity checks of class
+    // properties (a tenth of a layout's time in the profile) are turned off for them.
+    @exclusivity(unchecked) var sizes = SmallCache<ProposedSize, Size>()
     /// The content's size per proposal (inside padding and frame).
-    var contentSizes = SmallCache<ProposedSize, Size>()
+    @exclusivity(unchecked) var contentSizes = SmallCache<ProposedSize, Size>()
     /// A stack's distribution per proposal (sizing and placement ask for the same ones).
-    var distributions = SmallCache<ProposedSize, [(ProposedSize, Size)]>()
-    var texts = SmallCache<ProposedSize, (PlacedText, Size)>()
+    @exclusivity(unchecked) var distributions = SmallCache<ProposedSize, [(ProposedSize, Size)]>()
+    @exclusivity(unchecked) var texts = SmallCache<ProposedSize, (PlacedText, Size)>()
     /// Text measurements by (font, width, lines): proposals that differ only in height share them.
-    var measurements = SmallCache<MeasureKey, TextMeasurement>()
+    @exclusivity(unchecked) var measurements = SmallCache<MeasureKey, TextMeasurement>()
+    /// A grid's arrangement per proposal.
+    @exclusivity(unchecked) var grids = SmallCache<ProposedSize, GridArrangement>()
 
     init(node: ViewNode, behaviour: Behaviour, env: LayoutEnvironment, text: String) {
         self.node = node
@@ -115,6 +132,8 @@ final class LayoutBox {
             aspect = nil
         }
         spacing = node.spacing.flatMap { $0.isFinite ? min(max($0, -LayoutLimits.maxLength), LayoutLimits.maxLength) : nil }
+        horizontalSpacing = Sanitize.length(node.horizontalSpacing)
+        gridTracks = (node.gridItems ?? []).prefix(64).map(GridTrack.init)
         alignment = AlignmentSpec(name: node.alignment)
         baselineAlignment = node.alignment == "firstTextBaseline" ? false : (node.alignment == "lastTextBaseline" ? true : nil)
     }
@@ -128,19 +147,33 @@ struct MeasureKey: Equatable {
 }
 
 /// A few key–value pairs searched linearly, most recent first; past `limit` the oldest go.
+/// Keys and values are kept in two arrays, so a search compares keys without copying values.
 struct SmallCache<Key: Equatable, Value> {
-    private var entries: [(Key, Value)] = []
+    private var keys: [Key] = []
+    private var values: [Value] = []
     static var limit: Int { 32 }
 
     subscript(key: Key) -> Value? {
         get {
-            for e in entries.reversed() where e.0 == key { return e.1 }
+            var i = keys.count - 1
+            while i >= 0 {
+                if keys[i] == key { return values[i] }
+                i -= 1
+            }
             return nil
         }
         set {
             guard let newValue else { return }
-            if entries.count >= Self.limit { entries.removeFirst(entries.count / 2) }
-            entries.append((key, newValue))
+            if keys.isEmpty {
+                // Most boxes see a few proposals: one allocation each instead of regrowing.
+                keys.reserveCapacity(4)
+                values.reserveCapacity(4)
+            } else if keys.count >= Self.limit {
+                keys.removeFirst(keys.count / 2)
+                values.removeFirst(values.count / 2)
+            }
+            keys.append(key)
+            values.append(newValue)
         }
     }
 }
@@ -253,22 +286,24 @@ struct LayoutBoxBuilder {
             }
         case .group, .link, .button, .unknown, .empty:
             behaviour = .stack(parent.parentAxis ?? .vertical)
-        // Interim layouts of the views the SDK gained with issue 13, until they get their own
-        // rules (docs/widgetkit-parity.md, "Not there yet"): a ViewThatFits shows its first
-        // (largest) candidate; a grid's rows are stacks whose columns do not align across rows;
-        // a lazy grid is one column (vertical) or one row (horizontal).
         case .viewThatFits:
-            behaviour = .zstack
-            kids = Array(kids.prefix(1))
-        case .grid, .lazyVGrid: behaviour = .stack(.vertical)
-        case .gridRow, .lazyHGrid: behaviour = .stack(.horizontal)
+            behaviour = .viewThatFits(horizontal: n.axes != "vertical", vertical: n.axes != "horizontal")
+        case .grid: behaviour = .grid
+        // Outside a Grid a row is an HStack; inside, the grid lays its cells out.
+        case .gridRow: behaviour = .stack(.horizontal)
+        case .lazyVGrid: behaviour = .lazyGrid(.horizontal)
+        case .lazyHGrid: behaviour = .lazyGrid(.vertical)
         case .accessoryWidgetBackground: behaviour = .fill
         }
         if n.role == Self.switchRole { return LayoutBox(node: n, behaviour: .fixed(Size(width: 51, height: 31)), env: env, text: "") }
         if case .stack(let axis) = behaviour { childEnv.parentAxis = axis } else { childEnv.parentAxis = nil }
         env.parentAxis = parent.parentAxis
         let box = LayoutBox(node: n, behaviour: behaviour, env: env, text: text)
-        for c in kids + synthetic {
+        box.children.reserveCapacity(kids.count + synthetic.count)
+        for c in kids {
+            if let b = build(c, env: childEnv, depth: depth + 1) { box.children.append(b) }
+        }
+        for c in synthetic {
             if let b = build(c, env: childEnv, depth: depth + 1) { box.children.append(b) }
         }
         return box

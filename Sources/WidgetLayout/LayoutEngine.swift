@@ -164,9 +164,18 @@ final class LayoutPass {
             return linearControl(b, p, barHeight: 4).size
         case .gaugeLinear:
             return linearControl(b, p, barHeight: 6).size
+        case .viewThatFits(let h, let v):
+            guard let i = chosenCandidate(b, p, horizontal: h, vertical: v) else { return .zero }
+            return size(b.children[i], p)
+        case .grid:
+            return grid(b, p).size
+        case .lazyGrid(let axis):
+            return lazyGrid(b, axis, p).size
         case .circularControl(let ideal):
-            let side = circularSide(p, ideal: ideal)
-            return Size(width: side, height: side)
+            // SwiftUI's circular gauge and progress styles are fixed-size: they neither grow
+            // nor shrink with the proposal (a bigger ring takes `scaleEffect`). A stack that
+            // cannot fit one overflows rather than squeezing the ring away.
+            return Size(width: ideal, height: ideal)
         }
     }
 
@@ -404,11 +413,6 @@ final class LayoutPass {
 
     // MARK: controls
 
-    private func circularSide(_ p: ProposedSize, ideal: Double) -> Double {
-        func one(_ v: Double?) -> Double { guard let v, v.isFinite else { return ideal }; return v }
-        return max(0, min(one(p.width), one(p.height), ideal))
-    }
-
     /// A linear progress view or gauge: a title row (label leading, current value trailing),
     /// then the bar between the minimum and maximum labels. Returns the size and the children's
     /// frames relative to the control's origin, and the bar.
@@ -509,6 +513,30 @@ final class LayoutPass {
                 let cp = ProposedSize(width: side * 0.3, height: side * 0.25)
                 let s = Sanitize.drawable(size(l, cp), cp)
                 placed.children.append(place(l, at: (r.x + side * fx - s.width / 2, r.y + side * 0.88 - s.height / 2), proposal: cp))
+            }
+        case .viewThatFits(let h, let v):
+            guard let i = chosenCandidate(b, q, horizontal: h, vertical: v) else { break }
+            let c = b.children[i]
+            let s = Sanitize.drawable(size(c, q), q)
+            placed.children.append(place(c, at: AlignmentSpec.center.origin(of: s, in: r), proposal: q))
+        case .grid, .lazyGrid:
+            let g: GridArrangement
+            if case .lazyGrid(let axis) = b.behaviour { g = lazyGrid(b, axis, q) } else { g = grid(b, q) }
+            for (i, c) in b.children.enumerated() {
+                guard i < g.cells.count, let cell = g.cells[i] else { continue }
+                let (cp, f) = cell
+                guard let cells = g.rowCells[i] else {
+                    placed.children.append(place(c, at: (r.x + f.x, r.y + f.y), proposal: cp))
+                    continue
+                }
+                // A GridRow: its cells where the grid put them (the row's own frame and padding
+                // are not applied).
+                let rowRect = f.offsetBy(r.x, r.y)
+                var row = PlacedNode(node: c.node, frame: rowRect, contentFrame: rowRect, text: nil, indicator: nil, font: c.font, children: [])
+                for (j, cell) in c.children.enumerated() where j < cells.count {
+                    row.children.append(place(cell, at: (r.x + cells[j].1.x, r.y + cells[j].1.y), proposal: cells[j].0))
+                }
+                placed.children.append(row)
             }
         case .image, .spacer, .divider, .fill, .fixed:
             break

@@ -11,20 +11,28 @@ public struct ResolvedFont: Hashable, Sendable, CustomStringConvertible {
     public var italic: Bool
     /// `monospacedDigit()`: digits drawn with tabular figures.
     public var monospacedDigit: Bool
+    /// `tracking(_:)` / `kerning(_:)`: points added after each character, on top of the
+    /// face's own tracking for the size.
+    public var tracking: Double
 
-    public init(size: Double, weight: Int = 400, design: Design = .default, italic: Bool = false, monospacedDigit: Bool = false) {
+    public init(size: Double, weight: Int = 400, design: Design = .default, italic: Bool = false, monospacedDigit: Bool = false,
+                tracking: Double = 0) {
         self.size = size; self.weight = weight; self.design = design; self.italic = italic; self.monospacedDigit = monospacedDigit
+        self.tracking = tracking
     }
 
     /// SwiftUI's `body`: 17 pt regular.
     public static let body = ResolvedFont(size: 17)
 
-    public var description: String { "\(design.rawValue) \(size)pt w\(weight)\(italic ? " italic" : "")\(monospacedDigit ? " tnum" : "")" }
+    public var description: String {
+        "\(design.rawValue) \(size)pt w\(weight)\(italic ? " italic" : "")\(monospacedDigit ? " tnum" : "")\(tracking != 0 ? " tracking \(tracking)" : "")"
+    }
 
     /// This font at `factor` times its size (`minimumScaleFactor`).
     public func scaled(_ factor: Double) -> ResolvedFont {
         var f = self
         f.size = size * factor
+        f.tracking = tracking * factor
         return f
     }
 
@@ -51,7 +59,8 @@ public struct ResolvedFont: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The font of `spec` (nil: body), with `weight` (a `fontWeight`/`bold()` name) overriding.
-    public static func resolve(_ spec: FontSpec?, weight override: String?, italic: Bool?, monospacedDigit: Bool?) -> ResolvedFont {
+    public static func resolve(_ spec: FontSpec?, weight override: String?, italic: Bool?, monospacedDigit: Bool?,
+                               tracking: Double? = nil) -> ResolvedFont {
         var f = ResolvedFont.body
         if let spec {
             if spec.style == "system" || spec.style == "custom" {
@@ -67,6 +76,7 @@ public struct ResolvedFont: Hashable, Sendable, CustomStringConvertible {
         if let w = override.flatMap(weight(named:)) { f.weight = w }
         if let i = italic { f.italic = i }
         if let m = monospacedDigit { f.monospacedDigit = m }
+        if let t = tracking, t.isFinite { f.tracking = min(max(t, -f.size), f.size) }
         return f
     }
 }

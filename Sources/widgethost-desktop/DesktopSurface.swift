@@ -25,16 +25,22 @@ final class DesktopSurface {
     private var outWatch: OutDirectoryWatch?
     private var hostWatch: HostProcessWatch?
     private var status: Int32 = 0
+    /// X11 under a window manager without desktop windows (i3, or none): an override-redirect
+    /// window lowered below every other, as conky's `own_window_type = 'override'`, since such a
+    /// manager floats a desktop-type window above the others.
+    private let unmanaged: Bool
 
     init?(outDirectory: String, desktop: DesktopConfig, controlSocket: String) {
         self.outDirectory = outDirectory
         self.desktop = desktop
         self.controlSocket = controlSocket
+        widgethost_report_lost_wayland_connection()   // GDK exits 1 after logging why: say it our way
         guard gtk_init_check(nil, nil) != 0 else {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
             return nil
         }
-        window = gtk_window_new(GTK_WINDOW_TOPLEVEL)
+        unmanaged = gdk_display_get_default().map { widgethost_x11_lacks_desktop_windows($0) != 0 } ?? false
+        window = gtk_window_new(unmanaged ? GTK_WINDOW_POPUP : GTK_WINDOW_TOPLEVEL)
         area = gtk_drawing_area_new()
         gtk_window_set_title(cast(window), "widgethost-desktop")
         gtk_container_add(cast(window), area)
@@ -60,6 +66,7 @@ final class DesktopSurface {
         let destroyed: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, _ in gtk_main_quit() }
         widgethost_signal_connect(window, "destroy", unsafeBitCast(destroyed, to: GCallback.self), nil)
         if let display = gdk_display_get_default() {
+            widgethost_x11_report_lost_connection(display)   // GDK's own exits 1 silently
             let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutableRawPointer?) -> Void = { _, _, data in
                 guard let data else { return }
                 Unmanaged<DesktopSurface>.fromOpaque(data).takeUnretainedValue().displayClosed()
@@ -86,7 +93,10 @@ final class DesktopSurface {
         refreshWidgetSet()
         place()
         gtk_widget_show_all(window)
-        FileHandleFree.error("widgethost-desktop: \(grid.items.count) widget(s) from \(outDirectory) on \(isLayerShell ? "a layer-shell background surface" : "a desktop window")")
+        if unmanaged, let w = gtk_widget_get_window(window) { gdk_window_lower(w) }
+        let surface = isLayerShell ? "a layer-shell background surface"
+            : unmanaged ? "a window below all others (the window manager has no desktop windows)" : "a desktop window"
+        FileHandleFree.error("widgethost-desktop: \(grid.items.count) widget(s) from \(outDirectory) on \(surface)")
         gtk_main()
         return status
     }

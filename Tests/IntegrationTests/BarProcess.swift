@@ -52,10 +52,21 @@ final class BarProcess {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
+        // The child starts as from a shell: no signal blocked, SIGPIPE not ignored. The test
+        // runner's threads block most signals, and a spawned child inherits that mask: Xvfb,
+        // xmessage and GLib programs then ignored SIGTERM.
+        var none = sigset_t(), brokenPipe = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&brokenPipe)
+        sigaddset(&brokenPipe, SIGPIPE)
+        posix_spawnattr_setsigmask(&attr, &none)
+        posix_spawnattr_setsigdefault(&attr, &brokenPipe)
+        var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
         if ownGroup {
-            posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
+            flags |= Int16(POSIX_SPAWN_SETPGROUP)
             posix_spawnattr_setpgroup(&attr, 0)
         }
+        posix_spawnattr_setflags(&attr, flags)
         var p: pid_t = 0
         let rc = posix_spawn(&p, program, &actions, &attr, argv, env)
         pid = p

@@ -22,12 +22,13 @@ import Glibc
     /// docs/status-bars.md, conky: the `${cat …}` recipe verbatim. conky 1.18 does not expand
     /// `~` in `${cat}`, so the former `${cat ~/.local/state/…}` recipe showed an empty line.
     @Test func conkyRecipeAsWrittenShowsTheWidget() throws {
-        guard let conky = requireProgram("conky", package: "conky-cli") else { return }
+        guard let conky = requireProgram("conky", package: "conky-std") else { return }
         let s = try BarSession(); defer { s.stop() }
         let host = try s.startHost()
         #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains("Habit 0/8") == true }, "stderr:\n\(host.stderr)")
         let recipe = try docRecipe("## conky", fence: "lua")
-        // conky-cli prints one status per update; two updates, then it exits.
+        // conky prints one status per update (the recipe's out_to_x = false: conky-std draws
+        // nothing on the console otherwise); two updates, then it exits.
         FileManagerFree.write(s.dir.path + "/conky.conf", recipe)
         let bar = try s.start(conky, ["-c", s.dir.path + "/conky.conf", "-i", "2"], name: "conky")
         #expect(bar.waitForExit(timeout: Self.patience) == 0, "stderr:\n\(bar.stderr)")
@@ -345,6 +346,12 @@ final class XServer {
 
     private init(display: String, process: BarProcess, dir: TempDir) { self.display = display; self.process = process; self.dir = dir }
     deinit { dir.remove() }
+
+    /// Stops the server, as a display that goes away.
+    func stop() {
+        process.signal(SIGTERM)
+        _ = process.waitForExit(timeout: RealBarTests.patience)
+    }
 
     /// nil when Xvfb is missing outside CI (skip).
     static func start(width: Int, height: Int) throws -> XServer? {

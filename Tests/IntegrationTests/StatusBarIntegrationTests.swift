@@ -286,12 +286,12 @@ import Glibc
     }
 
     @Test func conkyShowsTheHostOutputFile() throws {
-        guard let conky = requireProgram("conky", package: "conky-cli") else { return }
+        guard let conky = requireProgram("conky", package: "conky-std") else { return }
         let dir = setUp(); defer { dir.remove() }
         let h = try host(dir)
         #expect(eventually { text(dir, habit) != nil }, "stderr:\n\(h.stderr)")
         FileManagerFree.write(dir.path + "/conky.conf", """
-        conky.config = { out_to_console = true, background = false, update_interval = 0.2, total_run_times = 3 }
+        conky.config = { out_to_console = true, out_to_x = false, background = false, update_interval = 0.2, total_run_times = 3 }
         conky.text = [[${cat \(dir.path)/out/\(habit).txt}]]
         """)
         let r = run(conky, ["-c", dir.path + "/conky.conf"])

@@ -47,3 +47,29 @@ import FoundationEssentials
     let typed: Text = Text("a").bold() + Text("b").italic()   // compiles: styled operands are Text
     #expect(eval(typed).childNodes.count == 2)
 }
+
+@Test func interpolatedLiveDatesStayLiveRuns() {
+    let date = Date(timeIntervalSince1970: 1_795_371_000)
+    // SwiftUI keeps `\(date, style:)` live inside a string: the host formats it in the user's
+    // locale at display time, not the plugin at evaluation.
+    let n = eval(Text("Next: \(date, style: .time) today"))
+    #expect(n.text == nil)
+    #expect(n.childNodes.map(\.text) == ["Next: ", nil, " today"])
+    #expect(n.childNodes[1].date == DateText(style: "time", date: date))
+    // The same tree as the concatenation a porter used to write by hand.
+    #expect(n == eval(Text("Next: ") + Text(date, style: .time) + Text(" today")))
+    let end = date.addingTimeInterval(600)
+    #expect(eval(Text("Ends \(timerInterval: date...end, countsDown: true)")).childNodes[1].date
+            == DateText(style: "timer", start: date, end: end, countsDown: true))
+    #expect(eval(Text("At \(date, format: .dateTime.hour().minute())")).childNodes[1].date?.style == "time")
+    #expect(eval(Text("\(date...end)")).date == DateText(style: "range", start: date, end: end))
+}
+
+@Test func interpolatedStyledTextKeepsItsStyle() {
+    let n = eval(Text("Steps: \(Text("10").bold()) of 12"))
+    #expect(n.childNodes.map(\.text) == ["Steps: ", "10", " of 12"])
+    #expect(n.childNodes.map { $0.modifiers?.weight } == [nil, "bold", nil])
+    // Plain values stay one plain text, as before.
+    #expect(eval(Text("a \(3) \(Text("b")) c")) == eval(Text(verbatim: "a 3 b c")))
+    #expect(LocalizedStringKey("Next: \(Date(timeIntervalSince1970: 0), style: .time)").key == "Next: ")
+}

@@ -8,7 +8,7 @@ func everyFieldNode() -> ViewNode {
     m.font = FontSpec(style: "system", size: 13, weight: "bold", design: "rounded", italic: true)
     m.weight = "heavy"; m.italic = false; m.monospacedDigit = true
     var gradient = StyleSpec(name: "orange"); gradient.gradient = [StyleSpec(name: "orange"), StyleSpec(rgba: [0, 0.5, 1, 1])]
-    gradient.gradientPoints = [0, 0, 1, 1]
+    gradient.gradientPoints = [0, 0, 1, 1]; gradient.gradientKind = "radial"
     m.foreground = gradient; m.tint = StyleSpec(rgba: [0.1, 0.2, 0.3, 1]); m.background = StyleSpec(name: "blue", opacity: 0.5)
     m.padding = EdgeInsetsSpec(top: 1, leading: 2, bottom: 3, trailing: 4)
     m.frame = FrameSpec(width: 10, height: 11, minWidth: 1, maxWidth: .infinity, minHeight: 2, maxHeight: 30, alignment: "top")

@@ -156,3 +156,108 @@ private func renderer() -> PictureRenderer {
     #expect(up.filter { $0 }.count == 3 || up.filter { $0 }.count == 2)
     #expect(down.filter { $0 }.count == 7 || down.filter { $0 }.count == 8)
 }
+
+@Test func sfProTrackingBySize() {
+    // Apple's table: 17 pt (body, headline) −0.43 pt, 34 pt (largeTitle) +0.40 pt, 11 pt +0.07 pt.
+    #expect(abs(Tracking.sfPro(size: 17) * 17 - -0.442) < 0.001)
+    #expect(abs(Tracking.sfPro(size: 34) * 34 - 0.408) < 0.001)
+    #expect(abs(Tracking.sfPro(size: 11) * 11 - 0.066) < 0.001)
+    #expect(Tracking.sfPro(size: 12) == 0 && Tracking.sfPro(size: 200) == 0 && Tracking.sfPro(size: .nan) == 0)
+    #expect(abs(Tracking.sfPro(size: 16.5) - -0.023) < 1e-9)
+    // Applied by the text engine: Habit's headline takes 92 pt in Inter (96 untracked), so it
+    // fits the 94 pt a small widget with content margins and padding offers, as on iOS.
+    _ = PinnedFonts.configured
+    let t = PangoText()
+    let headline = t.measure("Drink Water", font: ResolvedFont(size: 17, weight: 600), width: nil, maxLines: nil).width
+    #expect(headline == 92)
+    // A view's own tracking comes on top: 2 pt more between each of the 11 characters (Pango
+    // trims it at the line's ends).
+    let tracked = t.measure("Drink Water", font: ResolvedFont(size: 17, weight: 600, tracking: 2), width: nil, maxLines: nil).width
+    #expect(abs(tracked - headline - 20) <= 1)
+}
+
+private func pixelImage(_ v: ViewNode, _ options: PictureOptions) throws -> PixelImage {
+    try #require(PixelImage.decodePNG(renderer().render(v, family: .systemSmall, format: .png, options: options).bytes))
+}
+
+private func rgb(_ image: PixelImage, _ x: Int, _ y: Int) -> (r: Int, g: Int, b: Int) {
+    let px = image.pixels[y * image.width + x]
+    return (Int((px >> 16) & 0xFF), Int((px >> 8) & 0xFF), Int(px & 0xFF))
+}
+
+@Test func privacySensitiveTextIsRedactedOnlyForThePrivacyReason() throws {
+    let v = tree(VStack { Text("Public"); Text("Balance 1 234 €").privacySensitive() }.font(.title))
+    let shown = try pixelImage(v, PictureOptions(now: fixedNow))
+    let locked = try pixelImage(v, PictureOptions(now: fixedNow, redactPrivate: true))
+    let never = try pixelImage(v, PictureOptions(now: fixedNow, redact: false, redactPrivate: true))
+    #expect(shown.differingPixels(from: locked, threshold: 32) > 300)
+    #expect(shown.differingPixels(from: never, threshold: 32) == 0)
+    // Only the sensitive line changes: the top half (the public line) is the same.
+    let top = { (i: PixelImage) in Array(i.pixels.prefix(i.width * 130)) }
+    #expect(top(shown) == top(locked))
+}
+
+@Test func materialsAreTranslucentFillsThickerMoreOpaque() throws {
+    // Over a red widget background, at scale 1: the thin material lets more red through.
+    func centre(_ m: Material) throws -> (r: Int, g: Int, b: Int) {
+        let v = tree(Rectangle().fill(m).containerBackground(.red, for: .widget))
+        return rgb(try pixelImage(v, PictureOptions(scale: 1, now: fixedNow)), 79, 79)
+    }
+    let thin = try centre(.ultraThinMaterial), thick = try centre(.ultraThickMaterial)
+    #expect(thin.r > 240 && thin.g > 100 && thin.g < 150)  // 0.35 × 247 + 0.65 × 59
+    #expect(thick.g > 200)
+}
+
+@Test func shadowDarkensBelowAndRightOfTheShape() throws {
+    let square = Rectangle().fill(.white).frame(width: 40, height: 40)
+    let plain = try pixelImage(tree(square.containerBackground(.gray, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    let shadowed = try pixelImage(tree(square.shadow(radius: 4, x: 6, y: 6).containerBackground(.gray, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    // The square spans 59…99; its shadow falls on 65…105, visible right of and under it.
+    #expect(rgb(shadowed, 102, 82).r < rgb(plain, 102, 82).r - 20)
+    #expect(rgb(shadowed, 82, 102).r < rgb(plain, 82, 102).r - 20)
+    #expect(rgb(shadowed, 55, 82) == rgb(plain, 55, 82))  // nothing on the other side
+    #expect(rgb(shadowed, 79, 79) == rgb(plain, 79, 79))  // the square itself is unchanged
+    // A coloured shadow tints: red keeps the red channel, takes green and blue.
+    let red = try pixelImage(tree(square.shadow(color: .red, radius: 0, x: 6, y: 6).containerBackground(.gray, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    #expect(rgb(red, 102, 82).r > 200 && rgb(red, 102, 82).g < 80)
+}
+
+@Test func radialAndAngularGradients() throws {
+    // At scale 1 in a 158 pt square: radial red at the centre to blue 70 pt out.
+    let radial = try pixelImage(tree(Rectangle().fill(RadialGradient(colors: [.red, .blue], center: .center, startRadius: 0, endRadius: 70))),
+                                PictureOptions(scale: 1, now: fixedNow))
+    let centre = rgb(radial, 79, 79), edge = rgb(radial, 79, 153)
+    #expect(centre.r > 200 && centre.b < 80)
+    #expect(edge.b > 200 && edge.r < 80)
+    // Angular, a full turn clockwise from the trailing side: red just below the 3 o'clock
+    // line, half-way (purple) at 9 o'clock, blue just above 3 o'clock.
+    let angular = try pixelImage(tree(Rectangle().fill(AngularGradient(colors: [.red, .blue], center: .center))),
+                                 PictureOptions(scale: 1, now: fixedNow))
+    let start = rgb(angular, 150, 82), half = rgb(angular, 8, 79), end = rgb(angular, 150, 76)
+    #expect(start.r > 200 && start.b < 80)
+    #expect(end.b > 200 && end.r < 80)
+    #expect(half.r > 90 && half.r < 180 && half.b > 90 && half.b < 180)
+    // The tree carries the kind and geometry (WireJSONReaderTests round-trips them).
+    let spec = AngularGradient(colors: [.red, .blue], center: .center, startAngle: .degrees(90), endAngle: .degrees(180))._styleSpec
+    #expect(spec.gradientKind == "angular" && spec.gradientPoints == [0.5, 0.5, 90, 180])
+    let r = RadialGradient(colors: [.red, .blue], center: .top, startRadius: 5, endRadius: 50)._styleSpec
+    #expect(r.gradientKind == "radial" && r.gradientPoints == [0.5, 0, 5, 50])
+}
+
+@Test func contentIsLaidOutInsideTheRootsContentMargins() {
+    // A colour fills what it is offered: the content rectangle.
+    func frame(_ margins: EdgeInsetsSpec?, _ family: WidgetFamily) -> Rect {
+        var node = tree(Color.red)
+        var m = node.modifiers ?? Modifiers()
+        m.contentMargins = margins
+        node.modifiers = m
+        return renderer().layout(node, family: family, now: fixedNow).frame
+    }
+    #expect(frame(WidgetFamily.systemSmall.defaultContentMargins, .systemSmall) == Rect(x: 16, y: 16, width: 126, height: 126))
+    #expect(frame(EdgeInsetsSpec(top: 4, leading: 8, bottom: 12, trailing: 16), .systemMedium) == Rect(x: 8, y: 4, width: 314, height: 142))
+    // .contentMarginsDisabled() (zero margins) and a tree without margins reach the edges.
+    #expect(frame(EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0), .systemSmall) == Rect(x: 0, y: 0, width: 158, height: 158))
+    #expect(frame(nil, .systemSmall) == Rect(x: 0, y: 0, width: 158, height: 158))
+    // Bad margins are clamped, never a crash.
+    #expect(frame(EdgeInsetsSpec(top: .nan, leading: -5, bottom: .infinity, trailing: 1e9), .systemSmall) == Rect(x: 0, y: 0, width: 118, height: 158))
+}

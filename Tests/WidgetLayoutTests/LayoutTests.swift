@@ -190,3 +190,31 @@ extension PlacedNode {
     let square = layout(Circle().scaledToFit(), width: 120, height: 60)
     #expect(square.frame == Rect(x: 30, y: 0, width: 60, height: 60))
 }
+
+@Test func circularGaugeKeepsItsSizeInASqueezedVStack() {
+    // CardioBot's small view inside content margins: 12 + 4 + 8 (spacer) + 4 + ring + 4 + 12
+    // in 60 pt. The ring is fixed-size (58 × 58) as SwiftUI's circular gauge styles are, so the
+    // stack overflows (102 pt, centred: 21 pt above and below) instead of squeezing the ring
+    // to the 16 pt left over.
+    let p = layout(VStack(alignment: .leading, spacing: 4) {
+        Text("25")
+        Spacer()
+        Gauge(value: 0.5) { Image(systemName: "heart.fill") }.gaugeStyle(.accessoryCircularCapacity)
+        Text("goal")
+    }.font(.system(size: 10)), width: 100, height: 60)
+    #expect(p.frame == Rect(x: 21, y: -21, width: 58, height: 102))
+    #expect(p[2].frame == Rect(x: 21, y: 7, width: 58, height: 58))
+    #expect(p[2].indicator == Rect(x: 21, y: 7, width: 58, height: 58))
+    #expect(texts(p).map(\.frame.y) == [-21, 69])
+    // A frame smaller than the ring does not shrink it either.
+    let framed = layout(Gauge(value: 0.5) { Text("G") }.gaugeStyle(.accessoryCircular).frame(width: 30, height: 30), width: 100, height: 100)
+    #expect(framed.frame.size == Size(width: 30, height: 30))
+    #expect(framed.indicator?.size == Size(width: 58, height: 58))
+}
+
+@Test func trackingAndKerningReachTheFont() {
+    let p = layout(VStack { Text("a").tracking(2); Text("b").kerning(-1); Text("c") }.font(.system(size: 10)), width: 100, height: 100)
+    #expect(texts(p).map { $0.text?.font.tracking } == [2, -1, 0])
+    // minimumScaleFactor scales the tracking with the size.
+    #expect(ResolvedFont(size: 20, tracking: 2).scaled(0.5) == ResolvedFont(size: 10, tracking: 1))
+}

@@ -79,3 +79,22 @@ private func expectDrawable(_ p: PlacedNode) {
     }
     expectDrawable(layoutNode(n, width: 715, height: 354))
 }
+
+@Test func gridsWithBadItemsStayDrawable() {
+    for v in [Double.nan, -50, .infinity, -.infinity, 1e300] {
+        var lazy = ViewNode(kind: .lazyVGrid, children: (0..<20).map { _ in text("cell") })
+        lazy.gridItems = ["fixed", "flexible", "adaptive", "bogus"].map { GridItemSpec(size: $0, minimum: v, maximum: v, spacing: v) }
+        lazy.spacing = v
+        var hlazy = lazy; hlazy.kind = .lazyHGrid
+        var row = ViewNode(kind: .gridRow, children: [text("a"), text("bb"), ViewNode(kind: .color)])
+        row.alignment = "nonsense"
+        var grid = ViewNode(kind: .grid, children: [row, text("spanning"), row, ViewNode(kind: .gridRow)])
+        grid.spacing = v; grid.horizontalSpacing = v
+        var fits = ViewNode(kind: .viewThatFits, children: [grid, lazy])
+        fits.axes = "diagonal"
+        for n in [lazy, hlazy, grid, fits, ViewNode(kind: .viewThatFits), ViewNode(kind: .grid), ViewNode(kind: .lazyVGrid)] {
+            expectDrawable(layoutNode(n))
+            expectDrawable(layoutNode(n, width: v.isFinite ? v : 0, height: .nan))
+        }
+    }
+}

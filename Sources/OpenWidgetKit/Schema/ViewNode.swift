@@ -192,8 +192,14 @@ public struct StyleSpec: Codable, Hashable, Sendable {
     public var opacity: Double?
     /// A gradient's colours, evenly spaced.
     public var gradient: [StyleSpec]?
-    /// A linear gradient's start and end, in unit points: `[x0, y0, x1, y1]`.
+    /// A linear gradient's start and end, in unit points: `[x0, y0, x1, y1]`. For a radial
+    /// one the centre in unit points and the radii in points, `[cx, cy, startRadius,
+    /// endRadius]`; for an angular one the centre and the angles in degrees, clockwise from
+    /// the trailing side, `[cx, cy, startAngle, endAngle]`.
     public var gradientPoints: [Double]?
+    /// `"radial"` or `"angular"`; nil for a linear gradient. (Added in SDK 0.4; older
+    /// renderers draw such a gradient as a linear one.)
+    public var gradientKind: String?
 
     public init(name: String? = nil, rgba: [Double]? = nil, opacity: Double? = nil) {
         self.name = name; self.rgba = rgba; self.opacity = opacity

@@ -159,6 +159,7 @@ struct WireJSONReader {
             case "name": s.name = try isNull() ? nil : try string()
             case "rgba": s.rgba = try isNull() ? nil : try doubles()
             case "gradientPoints": s.gradientPoints = try isNull() ? nil : try doubles()
+            case "gradientKind": s.gradientKind = try isNull() ? nil : try string()
             case "gradient":
                 guard try !isNull() else { s.gradient = nil; continue }
                 var stops: [StyleSpec] = []

@@ -225,6 +225,7 @@ public struct WireJSONWriter {
     public mutating func value(_ s: StyleSpec) {
         beginObject()
         if let g = s.gradient { key("gradient"); beginArray(); for stop in g { value(stop) }; endArray() }
+        member("gradientKind", s.gradientKind)
         member("gradientPoints", s.gradientPoints)
         member("name", s.name); member("opacity", s.opacity); member("rgba", s.rgba)
         endObject()

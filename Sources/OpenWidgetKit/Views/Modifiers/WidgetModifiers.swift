@@ -70,8 +70,15 @@ extension View {
         _NodeModifier.other("contentTransition", .string(transition.name)).apply(to: self)
     }
 
+    /// `modifiers.other["shadow"]`: `radius`, `x`, `y` and `color` (the colour's `name` /
+    /// `rgba` / `opacity`, as a style spec's).
     public func shadow(color: Color = Color(white: 0, opacity: 0.33), radius: Double, x: Double = 0, y: Double = 0) -> ModifiedContent<Self, _NodeModifier> {
-        _NodeModifier.other("shadow", .object(["radius": .number(radius), "x": .number(x), "y": .number(y)])).apply(to: self)
+        let c = color._styleSpec
+        var spec: [String: JSONValue] = [:]
+        if let n = c.name { spec["name"] = .string(n) }
+        if let v = c.rgba { spec["rgba"] = .array(v.map { .number($0) }) }
+        if let o = c.opacity { spec["opacity"] = .number(o) }
+        return _NodeModifier.other("shadow", .object(["radius": .number(radius), "x": .number(x), "y": .number(y), "color": .object(spec)])).apply(to: self)
     }
 
     public func blur(radius: Double, opaque: Bool = false) -> ModifiedContent<Self, _NodeModifier> {

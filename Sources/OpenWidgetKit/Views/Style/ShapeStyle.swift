@@ -124,6 +124,83 @@ public struct LinearGradient: ShapeStyle, View, PrimitiveView {
     func makeNodes() -> [ViewNode] { [Color.node(for: _styleSpec)] }
 }
 
+/// A radial gradient from `startRadius` to `endRadius` points around `center`: serialized like
+/// a linear one with `gradientKind` `"radial"` and `gradientPoints` `[cx, cy, r0, r1]`.
+public struct RadialGradient: ShapeStyle, View, PrimitiveView {
+    public typealias Body = Never
+    public var gradient: Gradient
+    public var center: UnitPoint
+    public var startRadius: Double, endRadius: Double
+    public init(gradient: Gradient, center: UnitPoint, startRadius: Double, endRadius: Double) {
+        self.gradient = gradient; self.center = center; self.startRadius = startRadius; self.endRadius = endRadius
+    }
+    public init(colors: [Color], center: UnitPoint, startRadius: Double, endRadius: Double) {
+        self.init(gradient: Gradient(colors: colors), center: center, startRadius: startRadius, endRadius: endRadius)
+    }
+    public var _styleSpec: StyleSpec {
+        Gradient.spec(gradient, kind: "radial", [center.x, center.y, startRadius, endRadius])
+    }
+    func makeNodes() -> [ViewNode] { [Color.node(for: _styleSpec)] }
+}
+
+/// An angular (conic) gradient around `center` from `startAngle` to `endAngle` (clockwise from
+/// the trailing side): `gradientKind` `"angular"`, `gradientPoints` `[cx, cy, start°, end°]`.
+public struct AngularGradient: ShapeStyle, View, PrimitiveView {
+    public typealias Body = Never
+    public var gradient: Gradient
+    public var center: UnitPoint
+    public var startAngle: Angle, endAngle: Angle
+    public init(gradient: Gradient, center: UnitPoint, startAngle: Angle = .zero, endAngle: Angle = .degrees(360)) {
+        self.gradient = gradient; self.center = center; self.startAngle = startAngle; self.endAngle = endAngle
+    }
+    public init(colors: [Color], center: UnitPoint, startAngle: Angle = .zero, endAngle: Angle = .degrees(360)) {
+        self.init(gradient: Gradient(colors: colors), center: center, startAngle: startAngle, endAngle: endAngle)
+    }
+    /// A full turn starting at `angle`.
+    public init(gradient: Gradient, center: UnitPoint, angle: Angle) {
+        self.init(gradient: gradient, center: center, startAngle: angle, endAngle: .degrees(angle.degrees + 360))
+    }
+    public init(colors: [Color], center: UnitPoint, angle: Angle) {
+        self.init(gradient: Gradient(colors: colors), center: center, angle: angle)
+    }
+    public var _styleSpec: StyleSpec {
+        Gradient.spec(gradient, kind: "angular", [center.x, center.y, startAngle.degrees, endAngle.degrees])
+    }
+    func makeNodes() -> [ViewNode] { [Color.node(for: _styleSpec)] }
+}
+
+extension Gradient {
+    /// The wire form of a radial or angular gradient: its first colour, its stops, its kind
+    /// and geometry.
+    static func spec(_ g: Gradient, kind: String, _ points: [Double]) -> StyleSpec {
+        var s = g.colors.first?._styleSpec ?? StyleSpec(name: "custom")
+        if g.colors.count > 1 {
+            s.gradient = g.colors.map(\._styleSpec)
+            s.gradientKind = kind
+            s.gradientPoints = points
+        }
+        return s
+    }
+}
+
+extension ShapeStyle where Self == RadialGradient {
+    public static func radialGradient(colors: [Color], center: UnitPoint, startRadius: Double, endRadius: Double) -> RadialGradient {
+        RadialGradient(colors: colors, center: center, startRadius: startRadius, endRadius: endRadius)
+    }
+    public static func radialGradient(_ gradient: Gradient, center: UnitPoint, startRadius: Double, endRadius: Double) -> RadialGradient {
+        RadialGradient(gradient: gradient, center: center, startRadius: startRadius, endRadius: endRadius)
+    }
+}
+
+extension ShapeStyle where Self == AngularGradient {
+    public static func angularGradient(colors: [Color], center: UnitPoint, startAngle: Angle, endAngle: Angle) -> AngularGradient {
+        AngularGradient(colors: colors, center: center, startAngle: startAngle, endAngle: endAngle)
+    }
+    public static func angularGradient(_ gradient: Gradient, center: UnitPoint, startAngle: Angle, endAngle: Angle) -> AngularGradient {
+        AngularGradient(gradient: gradient, center: center, startAngle: startAngle, endAngle: endAngle)
+    }
+}
+
 extension ShapeStyle where Self == LinearGradient {
     public static func linearGradient(colors: [Color], startPoint: UnitPoint, endPoint: UnitPoint) -> LinearGradient {
         LinearGradient(colors: colors, startPoint: startPoint, endPoint: endPoint)

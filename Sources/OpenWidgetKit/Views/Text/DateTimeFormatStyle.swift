@@ -2,8 +2,9 @@ import FoundationEssentials
 
 /// A simplified `.dateTime` style. In a `Text(date, format: .dateTime…)` it becomes a live node
 /// the host renders in its own locale and time zone: style `time` when only time fields
-/// (`hour`, `minute`, `second`) were asked for, `date` otherwise. `format(_:)` (used in string
-/// interpolation) renders ISO-like UTC text: `2025-01-31`, `14:05`, or both.
+/// (`hour`, `minute`, `second`) were asked for, `date` otherwise; interpolated into a string
+/// (`"At \(d, format: .dateTime.hour().minute())"`) it stays such a live run. `format(_:)`, for
+/// callers that want a string, renders ISO-like UTC text: `2025-01-31`, `14:05`, or both.
 public struct DateTimeFormatStyle: TextFormatStyle, Hashable, Sendable {
     var date = false
     var time = false

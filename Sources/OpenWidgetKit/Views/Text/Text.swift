@@ -8,7 +8,7 @@ import FoundationEssentials
 /// has `children`, one `text` node per run (role `"run"`), and no `text` of its own. The
 /// text-only modifiers below (`bold()`, `font(_:)`, `foregroundColor(_:)`…) return `Text`, so
 /// they can style one run; on a concatenation they style every run that does not set its own.
-public struct Text: View, PrimitiveView, Hashable {
+public struct Text: View, PrimitiveView, Hashable, Sendable {
     public typealias Body = Never
     var string: String?
     var date: DateText?
@@ -17,10 +17,10 @@ public struct Text: View, PrimitiveView, Hashable {
     /// The runs of a concatenation, in order (nil for a single text).
     var runs: [Text]?
 
-    /// Text of a string literal (with interpolation).
-    public init(_ key: LocalizedStringKey) { string = key.key }
+    /// Text of a string literal; an interpolated live date or styled `Text` stays a run of its own.
+    public init(_ key: LocalizedStringKey) { self = key.text }
     /// `Text(key, tableName:bundle:comment:)` — tables are ignored (no localisation yet).
-    public init(_ key: LocalizedStringKey, tableName: String?, comment: StaticString? = nil) { string = key.key }
+    public init(_ key: LocalizedStringKey, tableName: String?, comment: StaticString? = nil) { self = key.text }
     /// Text of a string value, verbatim.
     @_disfavoredOverload public init<S: StringProtocol>(_ content: S) { string = String(content) }
     /// Text shown exactly as given.
