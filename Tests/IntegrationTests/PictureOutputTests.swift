@@ -136,6 +136,8 @@ import Glibc
         let second = try #require(renderProcesses(of: d.pid).first)
         #expect(second != first)
         #expect(d.stderr.contains("render process restarted"))
+        let status = cli(d, ["status"])
+        #expect(status.stdout.contains("pictures: render process running (started 2 times)"), "\(status.stdout)")
     }
 
     @Test func aHungRenderIsKilledAtItsDeadlineAndTheTextKeepsFlowing() throws {

@@ -22,6 +22,16 @@ import Testing
         return StatusText.lines(HostStatus(pid: 42, bundles: [bundle], rejected: [], widgets: [w], pluginDirectory: "/p"), now: now, time: time)
     }
 
+    @Test func theRenderProcessIsOneLineOnceAPictureWasAskedFor() {
+        let bundle = HostStatus.Bundle(name: "SystemWidgets.so", bundleId: "org.widgethost.system", worker: "idle", kinds: ["clock"], appGroups: [])
+        var s = HostStatus(pid: 42, bundles: [bundle], rejected: [], widgets: [widget()], pluginDirectory: "/p")
+        #expect(!StatusText.lines(s, now: now).contains { $0.hasPrefix("pictures:") })
+        s.pictures = HostStatus.Pictures(renderProcess: "running", starts: 2, requests: 61, failures: 1,
+                                         lastFailure: "clock-systemSmall: the render process was killed by signal 9")
+        #expect(StatusText.lines(s, now: now).contains(
+            "pictures: render process running (started 2 times); 61 asked for, 1 failed; last failure: clock-systemSmall: the render process was killed by signal 9"))
+    }
+
     @Test func aDueReloadIsDueNowNeverZeroSecondsAgo() {
         for late in [0.0, 0.4, 3] {
             let lines = text(widget(nextReload: now.addingTimeInterval(-late), reason: "timeline ended (policy atEnd)"))

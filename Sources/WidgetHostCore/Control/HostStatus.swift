@@ -55,7 +55,23 @@ public struct HostStatus: Codable, Equatable, Sendable {
         public var reason: String
     }
 
+    /// The `png` / `svg` outputs' render process (absent while no widget has had a picture).
+    public struct Pictures: Codable, Equatable, Sendable {
+        /// `running` or `stopped` (it is started again on the next picture).
+        public var renderProcess: String
+        /// Times it was started, pictures asked for, pictures that failed.
+        public var starts: Int
+        public var requests: Int
+        public var failures: Int
+        public var lastFailure: String?
+        public init(renderProcess: String, starts: Int, requests: Int, failures: Int, lastFailure: String? = nil) {
+            self.renderProcess = renderProcess; self.starts = starts; self.requests = requests
+            self.failures = failures; self.lastFailure = lastFailure
+        }
+    }
+
     public var pid: Int32?
+    public var pictures: Pictures?
     /// Host-wide problems a user must know about (e.g. reload budget charges that cannot be
     /// recorded); absent when there are none.
     public var warnings: [String]?
@@ -98,6 +114,10 @@ extension WidgetHost {
         if let e = enforcer.ledger.saveError { warnings.append("reload budget not recorded (a restart forgets today's charges): \(e)") }
         if let reason = WorkerSandbox.unavailableReason { warnings.append(reason) }
         status.warnings = warnings.isEmpty ? nil : warnings
+        if let p = pictures, p.launchCount > 0 {
+            status.pictures = HostStatus.Pictures(renderProcess: p.isRunning ? "running" : "stopped", starts: p.launchCount,
+                                                  requests: p.requestCount, failures: p.failureCount, lastFailure: p.lastFailure)
+        }
         return status
     }
 }

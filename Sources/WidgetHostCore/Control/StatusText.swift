@@ -15,6 +15,10 @@ public enum StatusText {
             out.append("bundle \(b.name) (\(b.bundleId)): worker \(b.worker); kinds \(b.kinds.joined(separator: ", "))")
         }
         for r in s.rejected { out.append("rejected \(r.name): \(r.reason)") }
+        if let p = s.pictures {
+            out.append("pictures: render process \(p.renderProcess) (started \(p.starts) time\(p.starts == 1 ? "" : "s")); "
+                       + "\(p.requests) asked for, \(p.failures) failed" + (p.lastFailure.map { "; last failure: \($0)" } ?? ""))
+        }
         if s.widgets.isEmpty && !s.bundles.isEmpty { out.append("no widget instances (see widgets in config.json)") }
         for w in s.widgets {
             out.append("\(w.id)  [\(w.bundle) \(w.kind) \(w.family)]")

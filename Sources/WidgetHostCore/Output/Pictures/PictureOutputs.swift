@@ -65,6 +65,8 @@ public final class PictureOutputs {
     public private(set) var launchCount = 0
     public private(set) var requestCount = 0
     public private(set) var failureCount = 0
+    /// Why the last picture that failed did (for `status`).
+    public private(set) var lastFailure: String?
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any PictureRenderLauncher, logger: Logger) {
         self.config = config; self.loop = loop; self.launcher = launcher; self.logger = logger
@@ -200,12 +202,14 @@ public final class PictureOutputs {
                 if reply.written.contains(where: { $0 != k.request.regions }) { onChanged(id, k.settings) }
             } else {
                 failureCount += 1
+                lastFailure = "\(id): \(reply.error ?? "no reason given")"
                 if !live { drawn[id] = k }  // the same tree would fail the same way
                 logger.log(level: failingIDs.insert(id).inserted ? .warning : .debug,
                            "picture of \(id) could not be drawn: \(reply.error ?? "no reason given")")
             }
         case .failure(let f):
             failureCount += 1
+            lastFailure = "\(id): \(f.description)"
             failuresInARow += 1
             connection?.stop(); connection = nil
             if failedTree[id] == k.view {
