@@ -109,7 +109,7 @@ let package = Package(
         /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
         .executableTarget(
             name: "widgethost-render",
-            dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]
+            dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit", "CSandbox"]
         ),
         .executableTarget(
             name: "PictureBench",

@@ -121,3 +121,7 @@ int widgethost_start_group_guardian(void) {
         for (int fd = 0; fd < 4096; fd++) close(fd);
     for (;;) pause();
 }
+
+int widgethost_exit_with_parent(int sig) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0UL, 0UL, 0UL) == 0 ? 0 : -errno;
+}

@@ -2,6 +2,7 @@ import FoundationEssentials
 import OpenWidgetKit
 import WidgetGraphics
 import WidgetHostCore
+import CSandbox
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,9 +13,11 @@ import Glibc
 /// temporary name and renamed, and only when its bytes differ from the file there) and answers
 /// one `PictureRenderReply` frame per request, in order, on the stdout it had at start. fd 1 is
 /// moved to stderr first, so a library's stray print cannot corrupt the protocol. Exits 0 at
-/// EOF on stdin (the daemon closed the pipe or died). Single-threaded.
+/// EOF on stdin (the daemon closed the pipe or died), and is killed when the daemon dies while
+/// it is busy drawing (PR_SET_PDEATHSIG). Single-threaded.
 enum RenderServer {
     static func run() -> Never {
+        _ = widgethost_exit_with_parent(SIGKILL)
         let replies = dup(1)
         guard replies >= 0, dup2(2, 1) >= 0 else { fail("cannot set up the reply pipe: \(String(cString: strerror(errno)))") }
         _ = fcntl(replies, F_SETFD, FD_CLOEXEC)

@@ -157,6 +157,19 @@ import Glibc
         #expect(eventually { processesMentioning(fake).isEmpty }, "the hung render process outlived the host")
     }
 
+    @Test func aBusyRenderProcessDoesNotOutliveAHostKilledWithSIGKILL() throws {
+        // A stopped render process stands in for one busy drawing: it never reads the EOF that
+        // the host's death leaves on its stdin, so only the parent-death signal can end it.
+        let d = try habitDaemon(config())
+        #expect(eventually { bytes(d, habit + ".png") != nil }, "stderr:\n\(d.stderr)")
+        let render = try #require(renderProcesses(of: d.pid).first)
+        kill(render, SIGSTOP)
+        d.signal(SIGKILL)
+        _ = d.waitForExit()
+        #expect(eventually { kill(render, 0) != 0 }, "the render process outlived its host")
+        kill(render, SIGKILL)
+    }
+
     @Test func aLiveTimerRedrawsThePictureOnItsOwnTicks() throws {
         let dir = TempDir(); defer { dir.remove() }
         let probe = try buildProbe(in: dir.path, name: "timer", defines: ["PROBE_TIMER", "PROBE_STEP=3600"])

@@ -32,4 +32,11 @@ int widgethost_landlock_apply(const char *const *read_only, size_t read_only_cou
  */
 int widgethost_start_group_guardian(void);
 
+/*
+ * Asks the kernel to send `sig` to the calling process when the thread that started it exits
+ * (PR_SET_PDEATHSIG), for helpers that must not outlive the host even while busy (the render
+ * process). Returns 0, or a negative errno.
+ */
+int widgethost_exit_with_parent(int sig);
+
 #endif
