@@ -238,7 +238,7 @@ public enum ConfigParser {
         for (i, item) in try array(v, at: path).enumerated() {
             let s = try string(item, at: "\(path)[\(i)]")
             guard let o = HostConfig.Output(rawValue: s) else {
-                throw ConfigError(path: "\(path)[\(i)]", reason: "unknown output \"\(s)\" (one of: files, stdout)")
+                throw ConfigError(path: "\(path)[\(i)]", reason: "unknown output \"\(s)\" (one of: \(HostConfig.Output.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             if !out.contains(o) { out.append(o) }
         }

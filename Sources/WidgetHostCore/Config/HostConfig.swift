@@ -23,8 +23,15 @@ public struct HostConfig: Equatable, Sendable {
     public enum Output: String, CaseIterable, Equatable, Hashable, Sendable {
         /// `out/<id>.txt` and `out/<id>.json`.
         case files
+        /// `out/<id>.txt` only (what conky's `${cat}` or a polybar script reads).
+        case txt
+        /// `out/<id>.json` only (what `follow` and waybar read).
+        case json
         /// One line on stdout per update when `run --stdout jsonl` is given.
         case stdout
+
+        /// What a widget gets when nothing says otherwise: both files and stdout.
+        public static let standard: [Output] = [.files, .stdout]
     }
 
     /// One configured widget instance.
@@ -40,7 +47,7 @@ public struct HostConfig: Equatable, Sendable {
         public var parameters: [String: JSONValue]
         public var outputs: [Output]
         public init(id: String, kind: String, family: WidgetFamily?, bundle: String? = nil,
-                    parameters: [String: JSONValue] = [:], outputs: [Output] = Output.allCases) {
+                    parameters: [String: JSONValue] = [:], outputs: [Output] = Output.standard) {
             self.id = id; self.kind = kind; self.family = family; self.bundle = bundle
             self.parameters = parameters; self.outputs = outputs
         }
@@ -49,7 +56,7 @@ public struct HostConfig: Equatable, Sendable {
     /// Settings that apply to every widget unless a widget says otherwise.
     public struct Defaults: Equatable, Sendable {
         /// Outputs of widgets that do not list their own (and of every auto-created widget).
-        public var outputs: [Output] = Output.allCases
+        public var outputs: [Output] = Output.standard
         /// With no `widgets` list: the families auto-created instances are limited to (nil: all).
         public var families: [WidgetFamily]? = nil
         /// Coalescing window for bursts of container changes, in milliseconds.

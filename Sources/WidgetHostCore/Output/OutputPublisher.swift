@@ -6,6 +6,16 @@ public protocol OutputSink: AnyObject {
     /// Which widgets' `outputs` setting selects this sink.
     var output: HostConfig.Output { get }
     func write(_ output: WidgetOutput)
+    /// Whether a widget whose `outputs` setting is `outputs` is written here (default: it lists `output`).
+    func accepts(_ outputs: [HostConfig.Output]) -> Bool
+    /// Writes `output` of a widget whose `outputs` setting is `selected` (default: `write(output)`);
+    /// a sink with several formats writes the ones selected.
+    func write(_ output: WidgetOutput, selected: [HostConfig.Output])
+}
+
+extension OutputSink {
+    public func accepts(_ outputs: [HostConfig.Output]) -> Bool { outputs.contains(output) }
+    public func write(_ output: WidgetOutput, selected: [HostConfig.Output]) { write(output) }
 }
 
 /// Fans widget updates out to the sinks, but only when the rendering changed (DESIGN §8):
@@ -25,7 +35,7 @@ public final class OutputPublisher {
         if let prev = last[output.id], prev.sameRendering(as: output) { return false }
         last[output.id] = output
         publishedCount += 1
-        for s in sinks where outputs.contains(s.output) { s.write(output) }
+        for s in sinks where s.accepts(outputs) { s.write(output, selected: outputs) }
         return true
     }
 

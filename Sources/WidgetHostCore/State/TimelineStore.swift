@@ -122,7 +122,7 @@ public final class TimelineStore {
                   FileIO.exists(pluginDirectory + "/" + r.bundle) else { continue }
             let spec = InstanceSpec(id: String(name.dropLast(5)), bundleName: r.bundle, kind: r.kind, family: family,
                                     parameters: r.parameters,
-                                    outputs: r.outputs.map { $0.compactMap(HostConfig.Output.init(rawValue:)) } ?? HostConfig.Output.allCases,
+                                    outputs: r.outputs.map { $0.compactMap(HostConfig.Output.init(rawValue:)) } ?? HostConfig.Output.standard,
                                     appGroups: r.appGroups ?? [])
             out.append((spec, r.entries))
         }
