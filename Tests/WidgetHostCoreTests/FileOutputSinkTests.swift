@@ -74,6 +74,8 @@ import Glibc
         #expect(FileIO.list(dir.path) == ["b.json", "b.txt", "f.json", "f.txt", "j.json", "t.txt"])
         #expect(files.writeCount == 6)
         #expect(lines.count == 2, "stdout: s and j")
+        // The JSON object is encoded once per update and both sinks write the same bytes.
+        #expect(lines.last == text(dir.path + "/j.json"))
     }
 
     /// The bytes each file holds: the text and a newline; the JSON object (as `jsonData`, the
@@ -84,12 +86,12 @@ import Glibc
         let files = FileOutputSink(directory: dir.path + "/out", logger: Logger(label: "test"))
         let o = WidgetOutput(id: "w", text: "Ünïcode ✓ & <b>", tooltip: "line 1\nline 2", class: ["a"], kind: "k",
                              family: "systemSmall", date: "2026-01-01T12:00:00Z")
-        files.write(o, selected: [.files])
+        files.write(PublishedOutput(o), selected: [.files])
         #expect(text(dir.path + "/out/w.txt") == "Ünïcode ✓ & <b>\n")
         #expect(FileIO.read(dir.path + "/out/w.json") == o.jsonData() + Data([0x0a]))
         #expect(text(dir.path + "/out/w.json") == #"{"class":["a"],"date":"2026-01-01T12:00:00Z","family":"systemSmall","id":"w","kind":"k","stale":false,"text":"Ünïcode ✓ & <b>","tooltip":"line 1\nline 2"}"# + "\n")
         let empty = WidgetOutput(id: "e", text: "", kind: "k", family: "f")
-        files.write(empty, selected: [.txt])
+        files.write(PublishedOutput(empty), selected: [.txt])
         #expect(text(dir.path + "/out/e.txt") == "\n")
         #expect(FileIO.list(dir.path + "/out") == ["e.txt", "w.json", "w.txt"], "no temp file left behind")
     }
@@ -99,14 +101,14 @@ import Glibc
     @Test func aRemovedOutputDirectoryIsMadeAgain() {
         let dir = TestDirectory(); defer { dir.remove() }
         let files = FileOutputSink(directory: dir.path + "/out", logger: Logger(label: "test"))
-        files.write(WidgetOutput(id: "w", text: "1", kind: "k", family: "f"), selected: [.txt])
+        files.write(PublishedOutput(WidgetOutput(id: "w", text: "1", kind: "k", family: "f")), selected: [.txt])
         unlink(dir.path + "/out/w.txt")
         #expect(rmdir(dir.path + "/out") == 0)
-        files.write(WidgetOutput(id: "w", text: "2", kind: "k", family: "f"), selected: [.txt])
+        files.write(PublishedOutput(WidgetOutput(id: "w", text: "2", kind: "k", family: "f")), selected: [.txt])
         #expect(text(dir.path + "/out/w.txt") == "2\n")
         #expect(files.dirty.isEmpty)
         files.directory = dir.path + "/elsewhere"
-        files.write(WidgetOutput(id: "w", text: "3", kind: "k", family: "f"), selected: [.json])
+        files.write(PublishedOutput(WidgetOutput(id: "w", text: "3", kind: "k", family: "f")), selected: [.json])
         #expect(FileIO.list(dir.path + "/elsewhere") == ["w.json"])
         files.remove("w")
         #expect(FileIO.list(dir.path + "/elsewhere") == [])

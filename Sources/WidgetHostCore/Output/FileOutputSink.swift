@@ -44,11 +44,11 @@ public final class FileOutputSink: OutputSink {
 
     public func accepts(_ outputs: [HostConfig.Output]) -> Bool { !FileFormats(outputs).isEmpty }
 
-    public func write(_ o: WidgetOutput) { write(o, selected: [.files]) }
+    public func write(_ o: WidgetOutput) { write(PublishedOutput(o), selected: [.files]) }
 
-    public func write(_ o: WidgetOutput, selected: [HostConfig.Output]) {
-        let formats = FileFormats(selected)
-        if attempt(o, formats) {
+    public func write(_ update: PublishedOutput, selected: [HostConfig.Output]) {
+        let o = update.output, formats = FileFormats(selected)
+        if attempt(update, formats) {
             dirty[o.id] = nil; dirtyFormats[o.id] = nil
         } else {
             dirty[o.id] = o; dirtyFormats[o.id] = formats
@@ -68,7 +68,7 @@ public final class FileOutputSink: OutputSink {
         let due = dirty
         var failed = false
         for id in due.keys.sorted() {
-            if attempt(due[id]!, dirtyFormats[id] ?? .both, quiet: true) { dirty[id] = nil; dirtyFormats[id] = nil } else { failed = true }
+            if attempt(PublishedOutput(due[id]!), dirtyFormats[id] ?? .both, quiet: true) { dirty[id] = nil; dirtyFormats[id] = nil } else { failed = true }
         }
         if failed {
             failuresInARow += 1
@@ -87,21 +87,22 @@ public final class FileOutputSink: OutputSink {
         retryTimer.schedule(after: min(retryMaxSeconds, retryBaseSeconds * Double(1 << min(failuresInARow - 1, 20))))
     }
 
-    private func attempt(_ o: WidgetOutput, _ formats: FileFormats, quiet: Bool = false) -> Bool {
+    private func attempt(_ update: PublishedOutput, _ formats: FileFormats, quiet: Bool = false) -> Bool {
         do {
-            try writeFiles(o, formats)
+            try writeFiles(update, formats)
             return true
         } catch {
             // The directory may have been removed under us: make it again and retry once.
             opened = nil
-            do { try writeFiles(o, formats); return true } catch {
-                if !quiet && failuresInARow == 0 { logger.error("cannot write output of \(o.id) (retried until it lands): \(error)") }
+            do { try writeFiles(update, formats); return true } catch {
+                if !quiet && failuresInARow == 0 { logger.error("cannot write output of \(update.output.id) (retried until it lands): \(error)") }
                 return false
             }
         }
     }
 
-    private func writeFiles(_ o: WidgetOutput, _ formats: FileFormats) throws {
+    private func writeFiles(_ update: PublishedOutput, _ formats: FileFormats) throws {
+        let o = update.output
         let dir: OutputDirectory
         if let opened { dir = opened } else { dir = try OutputDirectory(path: directory); opened = dir }
         if formats.contains(.txt) {
@@ -113,7 +114,7 @@ public final class FileOutputSink: OutputSink {
         if formats.contains(.json) {
             let name = o.id + ".json"
             try beforeEachFile(name)
-            try dir.replace(name, with: o.jsonData(), newline: true)
+            try dir.replace(name, with: update.json, newline: true)
             writeCount += 1
         }
     }

@@ -116,21 +116,26 @@ public enum FileIO {
 }
 
 extension String {
+    // The path helpers search the UTF-8 bytes for "/": `lastIndex(of: Character)` walked
+    // grapheme clusters backwards, and every container event and output write paid for it
+    // (callgrind, issue 16). They split where the kernel does, at the "/" byte, also when a
+    // combining mark follows it (a Character search did not see that "/" at all).
+
     /// The part after the last `/`.
     public var lastPathComponent: String {
-        guard let i = lastIndex(of: "/") else { return self }
-        return String(self[index(after: i)...])
+        guard let i = utf8.lastIndex(of: UInt8(ascii: "/")) else { return self }
+        return String(self[utf8.index(after: i)...])
     }
 
     /// Everything up to and including the last `/` ("" when there is none).
     func dropLastPathComponentPrefix() -> String {
-        guard let i = lastIndex(of: "/") else { return "" }
-        return String(self[...i])
+        guard let i = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(self[..<utf8.index(after: i)])
     }
 
     /// The directory part ("." when there is none).
     public var deletingLastPathComponent: String {
-        guard let i = lastIndex(of: "/") else { return "." }
+        guard let i = utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
         return i == startIndex ? "/" : String(self[..<i])
     }
 }
