@@ -161,14 +161,14 @@ def have(program):
 class HostSetup:
     """A temp directory with Plugins/ (the bench plugin), containers, out and a config."""
 
-    def __init__(self, host, plugin, widgets, stdout_jsonl=False, extra_defaults=None):
+    def __init__(self, host, plugin, widgets, stdout_jsonl=False, extra_defaults=None, outputs=None):
         self.dir = tempfile.mkdtemp(prefix="widgethost-bench-")
         self.host = host
         os.makedirs(f"{self.dir}/Plugins")
         shutil.copy(plugin, f"{self.dir}/Plugins/bench.so")
         self.files = f"{self.dir}/containers/group.bench"
         os.makedirs(self.files, mode=0o700)
-        defaults = {"outputs": ["files", "stdout"] if stdout_jsonl else ["files"], "minReloadSeconds": 0}
+        defaults = {"outputs": outputs or (["files", "stdout"] if stdout_jsonl else ["files"]), "minReloadSeconds": 0}
         defaults.update(extra_defaults or {})
         # Outputs on a tmpfs, as a bar setup would put them ($XDG_RUNTIME_DIR): on ext4 every
         # rename over an existing file flushes it to disk (auto_da_alloc), which would make W1
@@ -284,24 +284,27 @@ def w1_run(argv, files_dir, duration, env=None, cwd=None, rewrite=False, steady_
     return res
 
 
-def w1_host_setup(args, variant):
+def w1_host_setup(args, variant, outputs=None):
     if variant == "W1s":
         clock = {"id": "clock", "kind": "clock", "family": "accessoryInline", "bundle": "org.widgethost.system"}
         files = [dict(w, bundle="org.widgethost.bench") for w in FILE_WIDGETS]
-        h = HostSetup(args.host, args.plugin, [clock] + files)
+        h = HostSetup(args.host, args.plugin, [clock] + files, outputs=outputs)
         shutil.copy(args.system, f"{h.dir}/Plugins/SystemWidgets.so")
         return h
-    return HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS)
+    return HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS,
+                     outputs=outputs)
 
 
 def w1_variant(args, results, variant):
     rewrite = variant == "W1r"
     rows = {}
     for rep in range(args.reps):
-        h = w1_host_setup(args, variant)
-        w1_files(h.files)
-        rows.setdefault("widgethost", []).append(w1_run(h.argv(), h.files, args.duration, rewrite=rewrite))
-        h.cleanup()
+        for outputs in args.host_outputs.split(","):
+            # `txt`: what a conky `${cat}` or polybar reader needs; `files`: .txt and .json.
+            h = w1_host_setup(args, variant, outputs=[outputs])
+            w1_files(h.files)
+            rows.setdefault(f"widgethost (`{outputs}`)", []).append(w1_run(h.argv(), h.files, args.duration, rewrite=rewrite))
+            h.cleanup()
         d = tempfile.mkdtemp(prefix="peer-bench-")
         w1_files(d)
         if have("conky"):
@@ -326,7 +329,7 @@ def w1_variant(args, results, variant):
             open(f"{d}/i3blocks.conf", "w").write(conf)
             rows.setdefault("i3blocks", []).append(w1_run(["i3blocks", "-c", f"{d}/i3blocks.conf"], d, args.duration, rewrite=rewrite))
         shutil.rmtree(d, ignore_errors=True)
-    ref_name = "conky ${cat}" if "conky ${cat}" in rows else "widgethost"
+    ref_name = "conky ${cat}" if "conky ${cat}" in rows else next(iter(rows))
     med = {name: {k: statistics.median(r[k] for r in runs) for k in ("cpu", "steady_main", "steady_tree")} for name, runs in rows.items()}
     ref = med[ref_name]
 
@@ -673,6 +676,8 @@ def main():
     ap.add_argument("--habit", help="the HabitWidget .so (W6, a Swift plugin)")
     ap.add_argument("--system", help="the SystemWidgets .so (W1s, the Swift system bundle's clock)")
     ap.add_argument("--only", default="W1,W1r,W1s,W2,W3,W4,W5,W6,W7")
+    ap.add_argument("--host-outputs", default="txt,files",
+                    help="W1: one host row per outputs setting (txt: out/<id>.txt only; files: .txt and .json)")
     ap.add_argument("--peers", default="conky-cat,i3status,conky-execi,i3blocks",
                     help="W1 peers to run: conky-cat, i3status, conky-execi, i3blocks")
     ap.add_argument("--duration", type=float, default=60)
