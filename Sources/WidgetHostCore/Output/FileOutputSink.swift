@@ -25,8 +25,8 @@ public final class FileOutputSink: OutputSink {
     var beforeEachFile: (String) throws -> Void = { _ in }
     public var retryBaseSeconds = 1.0
     public var retryMaxSeconds = 60.0
-    /// Outputs whose last write failed, by widget id, with the formats to write: written again
-    /// by the retry timer.
+    /// Outputs whose last write failed, by widget id (their formats in `dirtyFormats`): written
+    /// again by the retry timer.
     public private(set) var dirty: [String: WidgetOutput] = [:]
     private var dirtyFormats: [String: FileFormats] = [:]
     private var failuresInARow = 0
@@ -57,10 +57,11 @@ public final class FileOutputSink: OutputSink {
         }
     }
 
-    /// Removes the files of `id` (both formats; absent ones are no error).
+    /// Removes the files of `id` (both formats; absent ones are no error). Creates nothing.
     public func remove(_ id: String) {
-        let dir = opened ?? (try? OutputDirectory(path: directory))
-        dir?.remove(id + ".json"); dir?.remove(id + ".txt")
+        for name in [id + ".json", id + ".txt"] {
+            if let opened { opened.remove(name) } else { FileIO.remove(directory + "/" + name) }
+        }
     }
 
     /// Writes every dirty output again (the retry timer).
