@@ -7,7 +7,10 @@ public func displayWidth(of string: some StringProtocol) -> Int {
     // per-character Unicode properties below were a sixth of a clock tick's instructions.
     if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return string.utf8.count }
     var w = 0
-    for c in string { w += displayWidth(of: c) }
+    // Mixed text (a symbol before a time): the printable ASCII characters need no properties.
+    for c in string {
+        if let a = c.asciiValue, a >= 0x20, a < 0x7F { w += 1 } else { w += displayWidth(of: c) }
+    }
     return w
 }
 
