@@ -5,8 +5,14 @@ Run through scripts/bench.sh, which installs the peers and builds the release ho
 workload runs the host and its peers in this one invocation, on this machine, one after the
 other (never concurrently), so the ratios compare like with like.
 
-  W1  clock every second + 10 widgets showing 10 small files rewritten every 5 s, for --duration s:
-      CPU (user+sys of the whole process tree, children included) and peak RSS per process.
+  W1  clock every second + 10 widgets showing 10 small files that do not change, for --duration s
+      (the peers poll the files every 5 s; the host watches them): CPU (user+sys of the whole
+      process tree, children included), steady-state CPU per second from t = 5 s on (the main
+      process, and the tree), and peak RSS per process. Ratios are to conky ${cat}.
+  W1r W1 with the 10 files rewritten every 5 s (temp + rename): the peers poll them, the host
+      reacts to inotify and asks its worker again.
+  W1s W1 with the clock of the Swift system bundle (Examples/SystemWidgets, `clock`
+      accessoryInline) instead of the C benchmark plugin's: a user's real set-up, two workers.
   W2  latency from a file write to the updated output: the host's output file and its stdout,
       vs i3blocks polling (interval 1), i3blocks with `signal` (sent right after the write) and
       an i3blocks `persist` block fed by inotifywait.
@@ -19,9 +25,14 @@ other (never concurrently), so the ratios compare like with like.
   W5  scale: 500 instances with 60-entry timelines: time to the first complete output, host
       RSS, CPU per second of steady swapping.
   W6  worker cold start (spawn + dlopen + first answer) and warm round trip.
+  W7  start-up: exec of `run` to the first complete output (all 11 widgets of W1 written), CPU of
+      the host and its worker(s) at that moment (/proc/<pid>/schedstat), cold (empty state
+      directory) and warm (the saved timelines of the previous run on screen first).
 
 CPU comes from wait4(2) on the process, which includes every descendant it reaped (the host's
-workers, i3blocks' and conky's shell commands). Each figure is the median of --reps runs with
+workers, i3blocks' and conky's shell commands). Steady-state CPU comes from /proc/<pid>/schedstat
+(nanoseconds on the CPU) of every process of the tree, plus what the processes reaped meanwhile
+(cutime + cstime, in clock ticks). Each figure is the median of --reps runs with
 the spread (min-max). Results go to stdout as a Markdown table (and to --out).
 """
 import argparse
@@ -150,14 +161,14 @@ def have(program):
 class HostSetup:
     """A temp directory with Plugins/ (the bench plugin), containers, out and a config."""
 
-    def __init__(self, host, plugin, widgets, stdout_jsonl=False, extra_defaults=None):
+    def __init__(self, host, plugin, widgets, stdout_jsonl=False, extra_defaults=None, outputs=None):
         self.dir = tempfile.mkdtemp(prefix="widgethost-bench-")
         self.host = host
         os.makedirs(f"{self.dir}/Plugins")
         shutil.copy(plugin, f"{self.dir}/Plugins/bench.so")
         self.files = f"{self.dir}/containers/group.bench"
         os.makedirs(self.files, mode=0o700)
-        defaults = {"outputs": ["files", "stdout"] if stdout_jsonl else ["files"], "minReloadSeconds": 0}
+        defaults = {"outputs": outputs or (["files", "stdout"] if stdout_jsonl else ["files"]), "minReloadSeconds": 0}
         defaults.update(extra_defaults or {})
         # Outputs on a tmpfs, as a bar setup would put them ($XDG_RUNTIME_DIR): on ext4 every
         # rename over an existing file flushes it to disk (auto_da_alloc), which would make W1
@@ -230,56 +241,143 @@ class Rewriter(threading.Thread):
                 write_atomic(f"{self.d}/file{i}.txt", f"file {i} v{self.version}\n")
 
 
-def w1_run(argv, files_dir, duration, env=None, cwd=None):
-    rewriter = Rewriter(files_dir)
+def schedstat_ns(pid):
+    """ns on the CPU of every thread of `pid` (/proc/<pid>/schedstat alone is its main thread's:
+    a worker answers on a thread of its own)."""
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def reaped_ns(pid):
+    """CPU of the children `pid` reaped (cutime + cstime), in ns (clock-tick resolution)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[13]) + int(fields[14])) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def cpu_sample(pid):
+    """(ns on the CPU of `pid`, of the whole tree) now: schedstat of every live process plus what
+    each reaped. A process that ended unreaped between two samples is lost (none of the measured
+    tools leaves one)."""
+    pids = descendants(pid)
+    return schedstat_ns(pid), sum(schedstat_ns(p) + reaped_ns(p) for p in pids)
+
+
+def w1_run(argv, files_dir, duration, env=None, cwd=None, rewrite=False, steady_from=5.0):
+    rewriter = Rewriter(files_dir) if rewrite else None
     r = Run(argv, env=env, cwd=cwd)
-    rewriter.start()
-    time.sleep(duration)
-    rewriter.stop_flag.set()
-    return r.stop()
+    if rewriter:
+        rewriter.start()
+    time.sleep(steady_from)
+    m0, t0, w0 = *cpu_sample(r.proc.pid), time.monotonic()
+    time.sleep(max(0.0, duration - steady_from))
+    m1, t1, w1_ = *cpu_sample(r.proc.pid), time.monotonic()
+    if rewriter:
+        rewriter.stop_flag.set()
+    res = r.stop()
+    res["steady_main"] = (m1 - m0) / 1e6 / (w1_ - w0)  # ms of CPU per s
+    res["steady_tree"] = (t1 - t0) / 1e6 / (w1_ - w0)
+    return res
 
 
-def w1(args, results):
+def w1_host_setup(args, variant, outputs=None):
+    if variant == "W1s":
+        clock = {"id": "clock", "kind": "clock", "family": "accessoryInline", "bundle": "org.widgethost.system"}
+        files = [dict(w, bundle="org.widgethost.bench") for w in FILE_WIDGETS]
+        h = HostSetup(args.host, args.plugin, [clock] + files, outputs=outputs)
+        shutil.copy(args.system, f"{h.dir}/Plugins/SystemWidgets.so")
+        return h
+    return HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS,
+                     outputs=outputs)
+
+
+def w1_variant(args, results, variant):
+    rewrite = variant == "W1r"
     rows = {}
     for rep in range(args.reps):
-        # the host
-        h = HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS)
-        w1_files(h.files)
-        rows.setdefault("widgethost", []).append(w1_run(h.argv(), h.files, args.duration))
-        h.cleanup()
+        for outputs in args.host_outputs.split(","):
+            # `txt`: what a conky `${cat}` or polybar reader needs; `files`: .txt and .json.
+            h = w1_host_setup(args, variant, outputs=[outputs])
+            w1_files(h.files)
+            rows.setdefault(f"widgethost (`{outputs}`)", []).append(w1_run(h.argv(), h.files, args.duration, rewrite=rewrite))
+            h.cleanup()
         d = tempfile.mkdtemp(prefix="peer-bench-")
         w1_files(d)
-        if have("i3blocks"):
-            conf = "[clock]\ncommand=date +%T\ninterval=1\n\n" + "".join(
-                f"[f{i}]\ncommand=cat {d}/file{i}.txt\ninterval=5\n\n" for i in range(10))
-            open(f"{d}/i3blocks.conf", "w").write(conf)
-            rows.setdefault("i3blocks", []).append(w1_run(["i3blocks", "-c", f"{d}/i3blocks.conf"], d, args.duration))
-        if have("i3status"):
-            conf = 'general {\n output_format = "none"\n interval = 1\n}\norder += "tztime local"\n' + "".join(
-                f'order += "read_file f{i}"\n' for i in range(10)) + 'tztime local {\n format = "%H:%M:%S"\n}\n' + "".join(
-                f'read_file f{i} {{\n path = "{d}/file{i}.txt"\n}}\n' for i in range(10))
-            open(f"{d}/i3status.conf", "w").write(conf)
-            rows.setdefault("i3status", []).append(w1_run(["i3status", "-c", f"{d}/i3status.conf"], d, args.duration))
         if have("conky"):
             for name, item in (("conky ${cat}", "${{cat {d}/file{i}.txt}}"), ("conky ${execi}", "${{execi 5 cat {d}/file{i}.txt}}")):
+                if not peer(args, name):
+                    continue
                 text = "${time %H:%M:%S} " + " ".join(item.format(d=d, i=i) for i in range(10))
                 conf = ("conky.config = { out_to_console = true, out_to_x = false, out_to_stderr = false, "
                         "update_interval = 1, background = false, total_run_times = 0, double_buffer = false }\n"
                         f"conky.text = [[\n{text}\n]]\n")
                 open(f"{d}/conky.conf", "w").write(conf)
-                rows.setdefault(name, []).append(w1_run(["conky", "-q", "-c", f"{d}/conky.conf"], d, args.duration))
+                rows.setdefault(name, []).append(w1_run(["conky", "-q", "-c", f"{d}/conky.conf"], d, args.duration, rewrite=rewrite))
+        if have("i3status") and peer(args, "i3status"):
+            conf = 'general {\n output_format = "none"\n interval = 1\n}\norder += "tztime local"\n' + "".join(
+                f'order += "read_file f{i}"\n' for i in range(10)) + 'tztime local {\n format = "%H:%M:%S"\n}\n' + "".join(
+                f'read_file f{i} {{\n path = "{d}/file{i}.txt"\n}}\n' for i in range(10))
+            open(f"{d}/i3status.conf", "w").write(conf)
+            rows.setdefault("i3status", []).append(w1_run(["i3status", "-c", f"{d}/i3status.conf"], d, args.duration, rewrite=rewrite))
+        if have("i3blocks") and peer(args, "i3blocks"):
+            conf = "[clock]\ncommand=date +%T\ninterval=1\n\n" + "".join(
+                f"[f{i}]\ncommand=cat {d}/file{i}.txt\ninterval=5\n\n" for i in range(10))
+            open(f"{d}/i3blocks.conf", "w").write(conf)
+            rows.setdefault("i3blocks", []).append(w1_run(["i3blocks", "-c", f"{d}/i3blocks.conf"], d, args.duration, rewrite=rewrite))
         shutil.rmtree(d, ignore_errors=True)
-    host_cpu = statistics.median(r["cpu"] for r in rows["widgethost"])
-    lines = [f"### W1 — clock every 1 s + 10 files rewritten every 5 s, {args.duration:.0f} s, {args.reps} run(s)", "",
-             "| program | CPU s (user+sys, tree) | vs widgethost | peak RSS per process (MiB) | processes |",
-             "| --- | --- | --- | --- | --- |"]
+    ref_name = "conky ${cat}" if "conky ${cat}" in rows else next(iter(rows))
+    med = {name: {k: statistics.median(r[k] for r in runs) for k in ("cpu", "steady_main", "steady_tree")} for name, runs in rows.items()}
+    ref = med[ref_name]
+
+    def ratio(name, k):
+        return f"{med[name][k] / ref[k]:.2f}×" if ref[k] > 0 else "n/a"
+    what = {"W1": "the files do not change", "W1r": "the files rewritten every 5 s",
+            "W1s": "the Swift system bundle's clock, the files do not change"}[variant]
+    lines = [f"### {variant} — clock every 1 s + 10 file widgets, {what}; {args.duration:.0f} s, {args.reps} run(s)", "",
+             f"CPU of the whole run (start-up included) and steady state (t = 5–{args.duration:.0f} s, ms of CPU per s); "
+             f"ratios to {ref_name} in the same run.", "",
+             "| program | CPU s, whole run (tree) | ratio | steady ms/s, main process | ratio | steady ms/s, tree | ratio | peak RSS per process (MiB) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, runs in rows.items():
-        cpu = statistics.median(r["cpu"] for r in runs)
         rss = sorted(runs[-1]["rss"].values(), reverse=True)
-        ratio = "1×" if name == "widgethost" else (f"{cpu / host_cpu:.1f}×" if host_cpu > 0 else "n/a")
-        lines.append(f"| {name} | {median_spread([r['cpu'] for r in runs])} | {ratio} | "
-                     f"{', '.join(f'{k / 1024:.1f}' for k in rss[:8])} | {len(rss)} |")
+        lines.append(f"| {name} | {median_spread([r['cpu'] for r in runs])} | {ratio(name, 'cpu')} | "
+                     f"{median_spread([r['steady_main'] for r in runs])} | {ratio(name, 'steady_main')} | "
+                     f"{median_spread([r['steady_tree'] for r in runs])} | {ratio(name, 'steady_tree')} | "
+                     f"{', '.join(f'{k / 1024:.1f}' for k in rss[:8])} |")
     results.append("\n".join(lines))
+
+
+def peer(args, name):
+    """Whether --peers selects `name` (conky-cat, conky-execi, i3status, i3blocks)."""
+    return name.replace(" ${", "-").rstrip("}") in args.peers.split(",")
+
+
+def w1(args, results):
+    w1_variant(args, results, "W1")
+
+
+def w1r(args, results):
+    w1_variant(args, results, "W1r")
+
+
+def w1s(args, results):
+    if not args.system:
+        results.append("### W1s — skipped: no --system (libSystemWidgets.so)")
+        return
+    w1_variant(args, results, "W1s")
 
 
 # ---------------------------------------------------------------- W2
@@ -533,6 +631,51 @@ def w6(args, results):
     results.append("\n".join(lines))
 
 
+# ---------------------------------------------------------------- W7
+
+def w7(args, results):
+    """Start-up: exec → every output of W1's 11 widgets written, CPU of host + workers then."""
+    rows = {"cold": [], "warm": []}
+    for rep in range(args.reps):
+        h = w1_host_setup(args, "W1")
+        w1_files(h.files)
+        for phase in ("cold", "warm"):
+            if phase == "warm":
+                # the outputs of the cold run are removed; its saved timelines stay in state/
+                for name in os.listdir(h.out_dir):
+                    os.unlink(f"{h.out_dir}/{name}")
+            ids = ["clock"] + [f"file{i}" for i in range(10)]
+            t0 = time.monotonic()
+            r = Run(h.argv())
+            ok = wait_for(lambda: all(os.path.exists(h.out(i)) for i in ids), timeout=10, step=0.0005)
+            wall = time.monotonic() - t0
+            pids = descendants(r.proc.pid)
+            host_ns = schedstat_ns(r.proc.pid)
+            workers_ns = sum(schedstat_ns(p) for p in pids if p != r.proc.pid)
+            # The worker's own start, when it comes after the first complete output (warm).
+            wait_for(lambda: len(descendants(r.proc.pid)) > 1, timeout=5)
+            time.sleep(1)
+            pids1 = descendants(r.proc.pid)
+            after_ns = schedstat_ns(r.proc.pid) + sum(schedstat_ns(p) for p in pids1 if p != r.proc.pid)
+            r.stop()
+            rows[phase].append({"wall": wall * 1000, "host": host_ns / 1e6, "workers": workers_ns / 1e6,
+                                "total": (host_ns + workers_ns) / 1e6, "settled": after_ns / 1e6, "ok": ok,
+                                "nworkers": len(pids) - 1})
+        h.cleanup()
+    lines = [f"### W7 — start-up: exec → all 11 outputs of W1 written, {args.reps} run(s)", "",
+             "| start | wall ms | host CPU ms | worker CPU ms (other processes by then: workers and their guardians) | host + workers CPU ms | CPU ms of both 1 s later |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for phase, runs in rows.items():
+        if not runs:
+            continue
+        bad = "" if all(r["ok"] for r in runs) else " (incomplete!)"
+        lines.append(f"| {phase} ({'empty state' if phase == 'cold' else 'saved timelines'}){bad} | {median_spread([r['wall'] for r in runs])} | "
+                     f"{median_spread([r['host'] for r in runs])} | {median_spread([r['workers'] for r in runs])} "
+                     f"({statistics.median(r['nworkers'] for r in runs):.0f}) | {median_spread([r['total'] for r in runs])} | "
+                     f"{median_spread([r['settled'] for r in runs])} |")
+    results.append("\n".join(lines))
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -540,7 +683,12 @@ def main():
     ap.add_argument("--host", required=True, help="the widgethost binary (release build)")
     ap.add_argument("--plugin", required=True, help="the compiled Benchmarks/plugins/bench_widgets.c")
     ap.add_argument("--habit", help="the HabitWidget .so (W6, a Swift plugin)")
-    ap.add_argument("--only", default="W1,W2,W3,W4,W5,W6")
+    ap.add_argument("--system", help="the SystemWidgets .so (W1s, the Swift system bundle's clock)")
+    ap.add_argument("--only", default="W1,W1r,W1s,W2,W3,W4,W5,W6,W7")
+    ap.add_argument("--host-outputs", default="txt,files",
+                    help="W1: one host row per outputs setting (txt: out/<id>.txt only; files: .txt and .json)")
+    ap.add_argument("--peers", default="conky-cat,i3status,conky-execi,i3blocks",
+                    help="W1 peers to run: conky-cat, i3status, conky-execi, i3blocks")
     ap.add_argument("--duration", type=float, default=60)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--changes", type=int, default=30)
@@ -558,7 +706,7 @@ def main():
                + ", ".join(p for p in ("i3blocks", "i3status", "conky", "inotifywait") if have(p))]
     for w in args.only.split(","):
         print(f"running {w}…", file=sys.stderr, flush=True)
-        {"W1": w1, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6}[w.strip()](args, results)
+        {"W1": w1, "W1r": w1r, "W1s": w1s, "W7": w7, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6}[w.strip()](args, results)
         print(results[-1] + "\n", flush=True)
     if args.out:
         with open(args.out, "w") as f:

@@ -19,4 +19,4 @@ bin="$(dirname "$widgethost")"
 mkdir -p .build/bench
 cc -shared -fPIC -O2 -I Sources/CWidgetPluginABI/include -o .build/bench/bench_widgets.so Benchmarks/plugins/bench_widgets.c
 exec python3 Benchmarks/bench.py --host "$widgethost" --plugin "$PWD/.build/bench/bench_widgets.so" \
-  --habit "$bin/libHabitWidget.so" --out Benchmarks/latest.md "$@"
+  --habit "$bin/libHabitWidget.so" --system "$bin/libSystemWidgets.so" --out Benchmarks/latest.md "$@"

@@ -35,15 +35,21 @@ public enum WaybarRenderer {
         let text = runs.map(\.text).joined()
         let markup = runs.map { PangoRenderer.markup($0, palette: options.palette) }.joined()
         let multiline = family == .accessoryInline ? text : TextRenderer.render(node, family: family, options: options)
-        var rows = multiline.split(separator: "\n", omittingEmptySubsequences: false)
-        while rows.first?.isEmpty == true { rows.removeFirst() }
-        while rows.last?.isEmpty == true { rows.removeLast() }
+        // One line (an inline family, most bar widgets): the tooltip is the line itself. Splitting
+        // by Character was 14 % of a clock tick's instructions (issue 16).
+        var tooltip = multiline
+        if multiline.utf8.contains(0x0A) {
+            var rows = multiline.split(separator: "\n", omittingEmptySubsequences: false)
+            while rows.first?.isEmpty == true { rows.removeFirst() }
+            while rows.last?.isEmpty == true { rows.removeLast() }
+            tooltip = rows.joined(separator: "\n")
+        }
         let alt = TreeQuery.first(in: node) { $0.symbol != nil }?.symbol ?? node.kind.rawValue
         var classes = [family.rawValue]
         if TreeQuery.anyRedacted(node, options: options) { classes.insert("placeholder", at: 0) }
         let percentage = TreeQuery.first(in: node) { $0.kind == .progress || $0.kind == .gauge }
             .flatMap { TreeQuery.fraction(of: $0, now: options.now) }
             .map { Int((min(max($0, 0), 1) * 100).rounded()) }
-        return (WaybarOutput(text: text, alt: alt, tooltip: rows.joined(separator: "\n"), class: classes, percentage: percentage), markup)
+        return (WaybarOutput(text: text, alt: alt, tooltip: tooltip, class: classes, percentage: percentage), markup)
     }
 }

@@ -185,4 +185,21 @@ import Glibc
         let dict = try WireCodec.decode([String: JSONValue].self, from: Data(all.stdout.utf8))
         #expect(dict.count == 30, "got \(dict.keys.sorted())")
     }
+
+    /// Issue 16: each widget's `outputs` choose its files. A stdout-only widget writes no file
+    /// (but its jsonl lines), a `txt` widget only `out/<id>.txt`, a `json` one only the JSON.
+    @Test func aWidgetGetsOnlyTheOutputsItLists() throws {
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "widgets": ["# +
+            #"{"id": "s", "kind": "probe", "family": "systemSmall", "outputs": ["stdout"]},"# +
+            #"{"id": "t", "kind": "probe", "family": "systemSmall", "outputs": ["txt"]},"# +
+            #"{"id": "j", "kind": "probe", "family": "accessoryInline", "outputs": ["json"]}]}"#
+        let d = try RunningDaemon(config: config)
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { FileManagerFree.read(d.dir.path + "/out/t.txt") == "v1 none #0\n" }, "stderr:\n\(d.stderr)")
+        #expect(eventually { d.text("j") == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        #expect(eventually { d.stdout.contains(#""id":"s""#) }, "stdout:\n\(d.stdout)")
+        let files = listDirectory(d.dir.path + "/out").filter { !$0.hasPrefix(".") }.sorted()
+        #expect(files == ["j.json", "t.txt"])
+        #expect(!d.stdout.contains(#""id":"t""#) && !d.stdout.contains(#""id":"j""#))
+    }
 }

@@ -79,4 +79,30 @@ import Testing
         store.save(entries: [textEntry(t0, "good")], policy: nil, for: spec)
         #expect(onDisk(dir) == "good")
     }
+
+    /// Saved timelines are read at start by the direct reader (issue 16), which must give what
+    /// `JSONDecoder` gives for every member, and leave to it what it does not know.
+    @Test func theDirectReaderReadsARecordAsJSONDecoderDoes() throws {
+        var node = ViewNode(kind: .vstack)
+        node.children = [textEntry(t0, "a \"quoted\" ✓").view, textEntry(t0, "b").view]
+        let r = TimelineStore.Record(bundle: "b.so", kind: "k", family: "systemSmall", parameters: ["n": .number(2), "s": .string("x")],
+                                     entries: [WireEntry(date: t0, view: node), textEntry(t0.addingTimeInterval(60), "next")],
+                                     policy: WirePolicy(type: "after", date: t0.addingTimeInterval(300)), outputs: ["txt", "stdout"],
+                                     appGroups: ["group.x"])
+        let data = r.json()
+        let direct = try #require(TimelineStore.Record.direct(data))
+        let reference = try WireCodec.decode(TimelineStore.Record.self, from: data)
+        for x in [direct, reference] {
+            #expect(x.bundle == r.bundle && x.kind == r.kind && x.family == r.family && x.parameters == r.parameters)
+            #expect(x.entries == r.entries && x.policy == r.policy && x.outputs == r.outputs && x.appGroups == r.appGroups)
+        }
+        var minimal = r; minimal.policy = nil; minimal.outputs = nil; minimal.appGroups = nil
+        let m = try #require(TimelineStore.Record.direct(minimal.json()))
+        #expect(m.policy == nil && m.outputs == nil && m.appGroups == nil && m.entries == r.entries)
+        // What the reader does not know is left to JSONDecoder: a number where a string goes,
+        // a string where a list goes, a member missing.
+        #expect(TimelineStore.Record.direct(Data(#"{"bundle":1,"kind":"k","family":"f","parameters":{},"entries":[]}"#.utf8)) == nil)
+        #expect(TimelineStore.Record.direct(Data(#"{"bundle":"b","kind":"k","family":"f","parameters":{},"entries":[],"outputs":"txt"}"#.utf8)) == nil)
+        #expect(TimelineStore.Record.direct(Data(#"{"bundle":"b","kind":"k","family":"f","entries":[]}"#.utf8)) == nil)
+    }
 }

@@ -171,5 +171,10 @@ private func checkGrid(_ s: String, _ f: WidgetFamily) {
     #expect(displayWidth(of: "e\u{301}") == 1)
     #expect(displayWidth(of: "日本") == 4)
     #expect(displayWidth(of: "🔥") == 2)
+    // The ASCII fast paths (issue 16) count as the per-Character rule does.
+    #expect(displayWidth(of: "clock 12:00:00") == 14)
+    #expect(displayWidth(of: "日本 ab") == 7)
+    #expect(displayWidth(of: "a\r\nb\tc") == 3)
+    #expect(displayWidth(of: "🔥 e\u{301}x") == 5)
     #expect(displayWidth(of: "a\u{200B}") == 1)
 }

@@ -34,6 +34,34 @@ struct WireJSONReader {
         }
     }
 
+    /// A flat object of the host's own files that embed wire types (a saved timeline): each
+    /// member a string, an array of strings, `null`, the JSON object `parameters`, the entries
+    /// `entries` or the policy `policy`; `Unsupported` for anything else.
+    static func recordFields(from data: Data) throws -> WireRecordFields {
+        try data.withUnsafeBytes { raw in
+            var r = WireJSONReader(raw)
+            var out = WireRecordFields()
+            var cursor = try r.beginObject()
+            while let key = try r.nextKey(&cursor) {
+                if try r.isNull() { continue }
+                switch key {
+                case "entries": out.entries = try r.entries()
+                case "policy": out.policy = try r.policy()
+                case "parameters": out.parameters = try r.jsonObject()
+                default:
+                    r.skipSpace()
+                    guard r.i < raw.count else { throw Unsupported() }
+                    if raw[r.i] == UInt8(ascii: "[") { out.stringArrays[key] = try r.strings() }
+                    else if raw[r.i] == UInt8(ascii: "\"") { out.strings[key] = try r.string() }
+                    else { throw Unsupported() }
+                }
+            }
+            r.skipSpace()
+            guard r.i == raw.count else { throw Unsupported() }
+            return out
+        }
+    }
+
     // MARK: - the wire types
 
     private mutating func response() throws -> WireResponse {
@@ -654,4 +682,13 @@ struct WireJSONReader {
         guard same else { throw Unsupported() }
         return s
     }
+}
+
+/// The members of a flat JSON object holding wire types, read by `WireCodec.decodeRecordFields`.
+public struct WireRecordFields: Sendable {
+    public var strings: [String: String] = [:]
+    public var stringArrays: [String: [String]] = [:]
+    public var parameters: [String: JSONValue]?
+    public var entries: [WireEntry]?
+    public var policy: WirePolicy?
 }

@@ -23,12 +23,19 @@ public struct HostConfig: Equatable, Sendable {
     public enum Output: String, CaseIterable, Equatable, Hashable, Sendable {
         /// `out/<id>.txt` and `out/<id>.json`.
         case files
+        /// `out/<id>.txt` only (what conky's `${cat}` or a polybar script reads).
+        case txt
+        /// `out/<id>.json` only (what `follow` and waybar read).
+        case json
         /// One line on stdout per update when `run --stdout jsonl` is given.
         case stdout
         /// `out/<id>.png` (and `out/<id>.regions.json`), drawn by the render process.
         case png
         /// `out/<id>.svg` (and `out/<id>.regions.json`), drawn by the render process.
         case svg
+
+        /// What a widget gets when nothing says otherwise: both files and stdout.
+        public static let standard: [Output] = [.files, .stdout]
     }
 
     /// One configured widget instance.
@@ -46,7 +53,7 @@ public struct HostConfig: Equatable, Sendable {
         /// How its pictures are drawn (`defaults.picture` with its own `picture` keys applied).
         public var picture: PictureSettings
         public init(id: String, kind: String, family: WidgetFamily?, bundle: String? = nil,
-                    parameters: [String: JSONValue] = [:], outputs: [Output] = Output.text, picture: PictureSettings = PictureSettings()) {
+                    parameters: [String: JSONValue] = [:], outputs: [Output] = Output.standard, picture: PictureSettings = PictureSettings()) {
             self.id = id; self.kind = kind; self.family = family; self.bundle = bundle
             self.parameters = parameters; self.outputs = outputs; self.picture = picture
         }
@@ -55,7 +62,7 @@ public struct HostConfig: Equatable, Sendable {
     /// Settings that apply to every widget unless a widget says otherwise.
     public struct Defaults: Equatable, Sendable {
         /// Outputs of widgets that do not list their own (and of every auto-created widget).
-        public var outputs: [Output] = Output.text
+        public var outputs: [Output] = Output.standard
         /// How `png` / `svg` outputs are drawn (`defaults.picture`).
         public var picture = PictureSettings()
         /// With no `widgets` list: the families auto-created instances are limited to (nil: all).

@@ -74,9 +74,6 @@ extension HostConfig {
 }
 
 extension HostConfig.Output {
-    /// The text outputs: what a widget gets when nothing says otherwise.
-    public static let text: [HostConfig.Output] = [.files, .stdout]
-
     /// `png` or `svg`: drawn by the render process, not by a sink.
     public var isPicture: Bool { self == .png || self == .svg }
 }

@@ -12,7 +12,7 @@ public struct InstanceSpec: Equatable, Sendable {
     public var outputs: [HostConfig.Output]
     public var appGroups: [String]
     public init(id: String, bundleName: String, kind: String, family: WidgetFamily,
-                parameters: [String: JSONValue] = [:], outputs: [HostConfig.Output] = HostConfig.Output.text, appGroups: [String] = []) {
+                parameters: [String: JSONValue] = [:], outputs: [HostConfig.Output] = HostConfig.Output.standard, appGroups: [String] = []) {
         self.id = id; self.bundleName = bundleName; self.kind = kind; self.family = family
         self.parameters = parameters; self.outputs = outputs; self.appGroups = appGroups
     }

@@ -6,6 +6,27 @@ public protocol OutputSink: AnyObject {
     /// Which widgets' `outputs` setting selects this sink.
     var output: HostConfig.Output { get }
     func write(_ output: WidgetOutput)
+    /// Whether a widget whose `outputs` setting is `outputs` is written here (default: it lists `output`).
+    func accepts(_ outputs: [HostConfig.Output]) -> Bool
+    /// Writes `update` of a widget whose `outputs` setting is `selected` (default:
+    /// `write(update.output)`); a sink with several formats writes the ones selected, and a sink
+    /// that writes the JSON object takes `update.json`, encoded once for all sinks.
+    func write(_ update: PublishedOutput, selected: [HostConfig.Output])
+}
+
+extension OutputSink {
+    public func accepts(_ outputs: [HostConfig.Output]) -> Bool { outputs.contains(output) }
+    public func write(_ update: PublishedOutput, selected: [HostConfig.Output]) { write(update.output) }
+}
+
+/// One update on its way to the sinks: the output, and its JSON object encoded at most once
+/// however many sinks write it (the file and `--stdout jsonl` each encoded it before, issue 16).
+/// Threading: loop thread only.
+public final class PublishedOutput {
+    public let output: WidgetOutput
+    /// `output.jsonData()`, encoded on first use.
+    public private(set) lazy var json: Data = output.jsonData()
+    public init(_ output: WidgetOutput) { self.output = output }
 }
 
 /// Fans widget updates out to the sinks, but only when the rendering changed (DESIGN §8):
@@ -25,7 +46,8 @@ public final class OutputPublisher {
         if let prev = last[output.id], prev.sameRendering(as: output) { return false }
         last[output.id] = output
         publishedCount += 1
-        for s in sinks where outputs.contains(s.output) { s.write(output) }
+        let update = PublishedOutput(output)
+        for s in sinks where s.accepts(outputs) { s.write(update, selected: outputs) }
         return true
     }
 
@@ -42,8 +64,9 @@ public final class JSONLinesSink: OutputSink {
     public let output = HostConfig.Output.stdout
     private let emit: (Data) -> Void
     public init(emit: @escaping (Data) -> Void) { self.emit = emit }
-    public func write(_ o: WidgetOutput) {
-        var line = o.jsonData(); line.append(0x0a)
+    public func write(_ o: WidgetOutput) { write(PublishedOutput(o), selected: [output]) }
+    public func write(_ update: PublishedOutput, selected: [HostConfig.Output]) {
+        var line = update.json; line.append(0x0a)
         emit(line)
     }
 }

@@ -27,6 +27,16 @@ public final class TimelineStore {
         var outputs: [String]?
         var appGroups: [String]?
 
+        /// The record read directly (`WireCodec.decodeRecordFields`); nil when the reader
+        /// declines or a required member is missing (then `JSONDecoder` decides).
+        static func direct(_ data: Data) -> Record? {
+            guard let f = WireCodec.decodeRecordFields(data), let bundle = f.strings["bundle"], let kind = f.strings["kind"],
+                  let family = f.strings["family"], let parameters = f.parameters, let entries = f.entries,
+                  f.strings["outputs"] == nil, f.strings["appGroups"] == nil else { return nil }
+            return Record(bundle: bundle, kind: kind, family: family, parameters: parameters, entries: entries, policy: f.policy,
+                          outputs: f.stringArrays["outputs"], appGroups: f.stringArrays["appGroups"])
+        }
+
         /// As `WireCodec.encode` would write it (sorted keys), without `JSONEncoder`'s cost.
         func json() -> Data {
             var w = WireJSONWriter(capacity: 512 + entries.count * 128)
@@ -122,7 +132,7 @@ public final class TimelineStore {
                   FileIO.exists(pluginDirectory + "/" + r.bundle) else { continue }
             let spec = InstanceSpec(id: String(name.dropLast(5)), bundleName: r.bundle, kind: r.kind, family: family,
                                     parameters: r.parameters,
-                                    outputs: r.outputs.map { $0.compactMap(HostConfig.Output.init(rawValue:)) } ?? HostConfig.Output.text,
+                                    outputs: r.outputs.map { $0.compactMap(HostConfig.Output.init(rawValue:)) } ?? HostConfig.Output.standard,
                                     appGroups: r.appGroups ?? [])
             out.append((spec, r.entries))
         }
@@ -137,7 +147,7 @@ public final class TimelineStore {
         guard let data = FileIO.read(path, limit: 64 << 20) else { return nil }
         let problem: String
         do {
-            let r = try WireCodec.decode(Record.self, from: data)
+            let r = try Record.direct(data) ?? WireCodec.decode(Record.self, from: data)
             let bad = r.policy?.date.flatMap(WireValidation.date).map { "policy date \($0)" } ?? WireValidation.problem(in: r.entries)
             guard let bad else { return r }
             problem = "invalid number: \(bad)"

@@ -26,7 +26,7 @@ public final class PluginStatusOutputs {
             let text = kept == nil ? "plugin rejected: \(file.name): \(reason)"
                                    : "replacement rejected, previous version keeps serving: \(file.name): \(reason)"
             publisher.publish(WidgetOutput(id: id, text: "", class: ["error"], kind: "", family: "", stale: true, error: text),
-                              to: HostConfig.Output.text)
+                              to: HostConfig.Output.standard)
         case .loaded(let b), .replaced(_, let b), .removed(let b):
             clear(Self.id(b.name))
         }
@@ -41,7 +41,6 @@ public final class PluginStatusOutputs {
     private func clear(_ id: String) {
         guard shown.remove(id) != nil else { return }
         publisher.forget(id)
-        FileIO.remove(fileSink.directory + "/\(id).json")
-        FileIO.remove(fileSink.directory + "/\(id).txt")
+        fileSink.remove(id)
     }
 }
