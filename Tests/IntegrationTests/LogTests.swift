@@ -43,9 +43,11 @@ import Glibc
         d.signal(SIGTERM)
         #expect(d.waitForExit() == 0)
         let lines = d.stderr.split(separator: "\n").map(String.init)
-        // Start (paths, running), one line per bundle loaded, stop (signal, stopped): nothing per reload.
-        let expected = 2 + TestPaths.exampleProducts.count + 2
+        // Start (paths, running), one line per bundle loaded, the render process started once for
+        // the shipped config's pictures, stop (signal, stopped): nothing per reload or picture.
+        let expected = 2 + TestPaths.exampleProducts.count + 1 + 2
         #expect(lines.count == expected, "\(lines.count) lines, expected \(expected):\n\(d.stderr)")
+        #expect(lines.filter { $0.contains("render process started") }.count == 1)
         #expect(lines.filter { $0.contains("plugin loaded: ") }.count == TestPaths.exampleProducts.count)
         #expect(!d.stderr.contains("reload "), "reloads are logged at debug")
         #expect(!d.stderr.contains(" warning ") && !d.stderr.contains(" error "), "no false warnings at start:\n\(d.stderr)")

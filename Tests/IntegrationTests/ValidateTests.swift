@@ -52,7 +52,7 @@ import Glibc
         """)
         let bad = validate(["--config", dir.path + "/config.json"])
         #expect(bad.status == 1)
-        for path in ["defaults.picture.colorScheme: unknown colour scheme", "widgets[0].outputs[1]: unknown output \"gif\" (one of: files, stdout, png, svg)",
+        for path in ["defaults.picture.colorScheme: unknown colour scheme", "widgets[0].outputs[1]: unknown output \"gif\" (one of: files, txt, json, stdout, png, svg)",
                      "widgets[0].picture.scale: must be between 1.0 and 3.0"] {
             #expect(bad.stdout.contains("  " + path), "missing \(path) in:\n\(bad.stdout)")
         }

@@ -79,7 +79,7 @@ final class FakeRenderLauncher: PictureRenderLauncher {
                      {"kind": "b", "picture": "big"}]}
         """#
         let errors = ConfigParser.check(Data(json.utf8), baseDirectory: "/tmp", environment: [:]).errors.map(\.description)
-        #expect(errors.contains { $0.hasPrefix("defaults.outputs[0]: unknown output \"jpeg\" (one of: files, stdout, png, svg)") })
+        #expect(errors.contains { $0.hasPrefix("defaults.outputs[0]: unknown output \"jpeg\" (one of: files, txt, json, stdout, png, svg)") })
         #expect(errors.contains { $0.hasPrefix("defaults.picture.scale: must be between 1.0 and 3.0") })
         #expect(errors.contains { $0.hasPrefix("defaults.picture.colorScheme: unknown colour scheme \"sepia\"") })
         #expect(errors.contains { $0.hasPrefix("defaults.picture.signal: must be between 1.0 and 30.0") })
