@@ -179,7 +179,7 @@ final class WidgetPainter {
                 cairo_save(cr)
                 cairo_translate(cr, shadow.x + dx * shadow.radius / 2, shadow.y + dy * shadow.radius / 2)
                 let c = shadow.color.map { color($0, env) } ?? RGBA(0, 0, 0, 0.33)
-                cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * env.opacity / Double(taps.count))
+                cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a / Double(taps.count))  // the group's alpha carries the opacity
                 cairo_mask(cr, group)
                 cairo_restore(cr)
             }

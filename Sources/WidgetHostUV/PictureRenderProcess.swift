@@ -61,7 +61,8 @@ public final class PictureRenderProcess: PictureRenderConnection {
     }
 
     public func send(_ payload: Data, timeout: Double, reply: @escaping (Result<PictureRenderReply, WorkerFailure>) -> Void) {
-        guard !stopped, !exited else { reply(.failure(WorkerFailure("the render process is not running"))); return }
+        // Killed at a deadline but not yet reaped: a new request would be blamed for that kill.
+        guard !stopped, !exited, !timedOut else { reply(.failure(WorkerFailure("the render process is not running"))); return }
         pending.append(Pending(reply: reply, deadline: loop.nowMilliseconds + UInt64(max(1, timeout * 1000))))
         if pending.count == 1 { armDeadline() }
         process.stdinPipe.write([UInt8](Framing.frame(payload)))
@@ -93,6 +94,7 @@ public final class PictureRenderProcess: PictureRenderConnection {
     }
 
     private func stdoutData(_ bytes: [UInt8]) {
+        guard !timedOut else { return }  // being killed: its late answers are not believed
         let frames: [Data]
         do { frames = try decoder.append(bytes) } catch {
             failAll(WorkerFailure("render process: \(error)"))

@@ -94,8 +94,8 @@ extension LayoutPass {
             if let r = rows[i] {
                 var x = 0.0
                 var align = b.alignment
-                // A GridRow without an alignment says "center", which leaves the grid's in force.
-                if let name = b.children[i].node.alignment, name != "center" { align.y = AlignmentSpec(name: name).y }
+                // A GridRow's own alignment, when it names one (even `.center`), wins over the grid's.
+                if let name = b.children[i].node.alignment { align.y = AlignmentSpec(name: name).y }
                 var placed: [(ProposedSize, Rect)] = []
                 for (j, c) in r.enumerated() {
                     let q = ProposedSize(width: widths[j], height: h)

@@ -28,6 +28,8 @@ enum PictureRegionsBuilder {
             }
             if kind != "link" && n.action == nil { return }
             if kind == "link" && n.url == nil { return }
+            // A non-finite frame would clamp to the whole picture (max(0, .nan) is 0): no region.
+            guard [p.frame.x, p.frame.y, p.frame.width, p.frame.height].allSatisfy(\.isFinite) else { return }
             let x0 = max(0, (p.frame.x * scale).rounded(.down)), y0 = max(0, (p.frame.y * scale).rounded(.down))
             let x1 = min(width, ((p.frame.x + p.frame.width) * scale).rounded(.up))
             let y1 = min(height, ((p.frame.y + p.frame.height) * scale).rounded(.up))

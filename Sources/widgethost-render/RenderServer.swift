@@ -73,8 +73,8 @@ enum RenderServer {
 
     /// Writes `bytes` through a temporary name unless the file already holds exactly them.
     static func writeIfChanged(_ bytes: [UInt8], to path: String) throws -> Bool {
-        if let old = FileIO.read(path), old == bytes { return false }
-        try FileIO.writeAtomically(bytes, to: path)
+        if let old = FileIO.read(path), old.elementsEqual(bytes) { return false }
+        try FileIO.writeAtomically(Data(bytes), to: path)
         return true
     }
 

@@ -8,6 +8,7 @@ import FoundationEssentials
 import OpenWidgetKit
 import WidgetGraphics
 import WidgetRendering
+import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,7 @@ if args == ["--serve"] { RenderServer.run() }
 guard args.count == 2, args[0] == "--job" else { fail("usage: widgethost-render --job FILE | --serve") }
 guard let bytes = FileIO.read(args[1]) else { fail("cannot read \(args[1]): \(String(cString: strerror(errno)))") }
 let job: PictureJob
-do { job = try WireCodec.decode(PictureJob.self, from: Data(bytes)) } catch { fail("bad job file \(args[1]): \(error)") }
+do { job = try WireCodec.decode(PictureJob.self, from: bytes) } catch { fail("bad job file \(args[1]): \(error)") }
 
 let renderer = PictureRenderer()
 let base = PictureOptions(scale: job.scale, appearance: job.dark ? .dark : .light, now: job.now)
@@ -36,7 +37,7 @@ var unmapped: Set<String> = []
         do {
             let picture = try draw(format)
             unmapped.formUnion(picture.unmappedSymbols)
-            try FileIO.writeAtomically(picture.bytes, to: path)
+            try FileIO.writeAtomically(Data(picture.bytes), to: path)
             written += 1
         } catch {
             failures += 1
@@ -59,42 +60,3 @@ for sheet in job.sheets {
 print("wrote \(written) file\(written == 1 ? "" : "s")")
 if !unmapped.isEmpty { print("symbols with no icon (drawn as a dashed box): \(unmapped.sorted().joined(separator: ", "))") }
 exit(failures > 0 ? 1 : 0)
-
-/// Whole-file reads and atomic writes (temporary name, then rename).
-enum FileIO {
-    static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { return out }
-            out.append(contentsOf: buf[0..<n])
-        }
-    }
-
-    struct WriteError: Error, CustomStringConvertible { var description: String }
-
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let tmp = path + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
-        var off = 0
-        while off < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + off, bytes.count - off) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                let e = String(cString: strerror(errno))
-                close(fd); unlink(tmp)
-                throw WriteError(description: "cannot write \(path): \(e)")
-            }
-            off += n
-        }
-        close(fd)
-        guard rename(tmp, path) == 0 else { unlink(tmp); throw WriteError(description: "cannot rename to \(path): \(String(cString: strerror(errno)))") }
-    }
-}

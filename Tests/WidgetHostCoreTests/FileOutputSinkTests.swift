@@ -113,4 +113,35 @@ import Glibc
         files.remove("w")
         #expect(FileIO.list(dir.path + "/elsewhere") == [])
     }
+
+    @Test func anOutputDirectoryMovedAwayIsMadeAgainAtItsPath() {
+        let dir = TestDirectory(); defer { dir.remove() }
+        let files = FileOutputSink(directory: dir.path + "/out", logger: Logger(label: "test"))
+        files.write(PublishedOutput(WidgetOutput(id: "w", text: "1", kind: "k", family: "f")), selected: [.txt])
+        #expect(rename(dir.path + "/out", dir.path + "/out.old") == 0)
+        // The path is checked again within a second: keep writing until the file is back.
+        var n = 2
+        var back = false
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !back && ContinuousClock.now < deadline {
+            files.write(PublishedOutput(WidgetOutput(id: "w", text: "\(n)", kind: "k", family: "f")), selected: [.txt])
+            n += 1
+            back = text(dir.path + "/out/w.txt") != nil
+            if !back { usleep(20_000) }
+        }
+        #expect(back, "writes went on into the moved directory")
+        #expect(files.dirty.isEmpty)
+    }
+
+    @Test func aRemovedWidgetsPendingRetryDoesNotBringItsFilesBack() {
+        let dir = TestDirectory(); defer { dir.remove() }
+        let files = FileOutputSink(directory: dir.path + "/out", logger: Logger(label: "test"))
+        files.beforeEachFile = { _ in throw FileIO.Failure(description: "disk full") }
+        files.write(PublishedOutput(WidgetOutput(id: "w", text: "1", kind: "k", family: "f")), selected: [.txt])
+        #expect(files.dirty["w"] != nil)
+        files.remove("w")
+        files.beforeEachFile = { _ in }
+        files.retryDirty()
+        #expect(text(dir.path + "/out/w.txt") == nil)
+    }
 }

@@ -182,6 +182,49 @@ final class FakeRenderLauncher: PictureRenderLauncher {
         #expect(launcher.current.requests.map(\.request.id) == ["w"])
     }
 
+    @Test func goingBackToTheDrawnTreeWhileAnotherIsPendingDrawsItAgain() throws {
+        // A drawn, B being drawn, back to A (a toggle clicked twice): the picture must end as A.
+        let loop = VirtualLoop(), launcher = FakeRenderLauncher()
+        let p = PictureOutputs(config: try config(), loop: loop, launcher: launcher, logger: logger)
+        let s = spec("w", [.png])
+        p.show(s, view: text("a"), now: loop.now, live: false)
+        launcher.current.answer()
+        p.show(s, view: text("b"), now: loop.now, live: false)
+        p.show(s, view: text("a"), now: loop.now, live: false)
+        launcher.current.answer()
+        #expect(launcher.current.requests.map(\.view) == [text("a"), text("b"), text("a")])
+        launcher.current.answer()
+        p.show(s, view: text("a"), now: loop.now, live: false)
+        #expect(launcher.current.requests.count == 3, "nothing pending: the same tree is not drawn again")
+    }
+
+    @Test func aSuccessBetweenTwoFailuresOfOneTreeDoesNotPutItAside() throws {
+        let loop = VirtualLoop(), launcher = FakeRenderLauncher()
+        let p = PictureOutputs(config: try config(), loop: loop, launcher: launcher, logger: logger)
+        let s = spec("w", [.png])
+        p.show(s, view: text("t"), now: loop.now, live: true)
+        launcher.current.answer(failure: "missed its deadline")
+        p.show(s, view: text("t"), now: loop.now, live: true)
+        launcher.current.answer()
+        p.show(s, view: text("t"), now: loop.now, live: true)
+        launcher.current.answer(failure: "missed its deadline")
+        loop.advance(by: 1)
+        p.show(s, view: text("t"), now: loop.now, live: true)
+        #expect(launcher.current.requests.count == 1, "the live tree is still drawn on its ticks")
+    }
+
+    @Test func closingWhileAPictureIsDrawnIsNoFailure() throws {
+        let loop = VirtualLoop(), launcher = FakeRenderLauncher()
+        let p = PictureOutputs(config: try config(), loop: loop, launcher: launcher, logger: logger)
+        p.show(spec("w", [.png]), view: text("a"), now: loop.now, live: false)
+        p.close()
+        #expect(launcher.current.stopped)
+        launcher.current.answer(failure: "the render process was stopped")  // what stop() reports
+        #expect(p.failureCount == 0)
+        loop.advance(by: 60)
+        #expect(launcher.launched.count == 1, "no restart after close")
+    }
+
     @Test func onChangedRunsOnlyWhenAPictureFileWasReplaced() throws {
         let loop = VirtualLoop(), launcher = FakeRenderLauncher()
         let p = PictureOutputs(config: try config(#"{"defaults": {"picture": {"signal": 8}}}"#), loop: loop, launcher: launcher, logger: logger)

@@ -58,6 +58,18 @@ import OpenWidgetKit
     #expect(t[3] == Rect(x: x + 42, y: y + 33, width: 5, height: 12))  // the row's bottom alignment
 }
 
+@Test func aRowsExplicitCenterWinsOverTheGridsAlignment() {
+    // SwiftUI: GridRow(alignment: .center) overrides Grid(alignment: .top); a row naming none
+    // keeps the grid's.
+    let p = layout(Grid(alignment: .top) {
+        GridRow { Text("tall").font(.system(size: 20)); Text("a") }
+        GridRow(alignment: .center) { Text("tall").font(.system(size: 20)); Text("b") }
+    }.font(.system(size: 10)), width: 100, height: 100)
+    let t = texts(p).map(\.frame)
+    #expect(t[1].y == t[0].y, "no row alignment: the grid's top")
+    #expect(t[3].y == t[2].y + 6, "the row's own centre: (24 - 12) / 2")
+}
+
 @Test func gridShareslengthLikeAStack() {
     // Two flexible colour columns and a 20 pt text column in 100 pt: the text first (its
     // column cannot grow), the colours share the 64 left after two 8 pt gaps.

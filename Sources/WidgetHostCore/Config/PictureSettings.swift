@@ -16,7 +16,8 @@ public struct PictureSettings: Equatable, Sendable {
     /// `signalProcess` (`pkill -RTMIN+N waybar`): waybar's `image` module with `"signal": N`
     /// reloads its picture then. nil: no signal.
     public var signal: Int? = nil
-    /// The process name the signal goes to (as `pkill` matches it: the first 15 bytes of the name).
+    /// The process name the signal goes to: processes whose name (`comm`, at most 15 bytes) equals
+    /// it, exactly (unlike `pkill`'s pattern, `waybar` does not reach `waybar-helper`).
     public var signalProcess: String = "waybar"
     /// Deadline for drawing one picture, in seconds; past it the render process is killed (the
     /// picture is lost, the next one starts a new render process).

@@ -59,6 +59,7 @@ public final class FileOutputSink: OutputSink {
 
     /// Removes the files of `id` (both formats; absent ones are no error). Creates nothing.
     public func remove(_ id: String) {
+        dirty[id] = nil; dirtyFormats[id] = nil  // a pending retry must not bring them back
         for name in [id + ".json", id + ".txt"] {
             if let opened { opened.remove(name) } else { FileIO.remove(directory + "/" + name) }
         }
@@ -93,7 +94,8 @@ public final class FileOutputSink: OutputSink {
             try writeFiles(update, formats)
             return true
         } catch {
-            // The directory may have been removed under us: make it again and retry once.
+            // The directory may have been removed or replaced under us: open (and make) it again
+            // and retry once.
             opened = nil
             do { try writeFiles(update, formats); return true } catch {
                 if !quiet && failuresInARow == 0 { logger.error("cannot write output of \(update.output.id) (retried until it lands): \(error)") }

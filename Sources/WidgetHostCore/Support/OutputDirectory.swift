@@ -10,11 +10,17 @@ import Glibc
 /// (and the per-write `mkdir -p` before it).
 ///
 /// The descriptor follows the directory it was opened on: if that directory is removed, a write
-/// fails (`ENOENT`) and the owner opens it again (`FileOutputSink` does); if it is moved away,
-/// writes follow it until the owner reopens. Threading: one thread at a time (the loop's).
+/// fails (`ENOENT`) and the owner opens it again (`FileOutputSink` does). If `path` comes to name
+/// another directory (`out` moved away and made again, a symlink pointed elsewhere), a write
+/// fails once `path` is checked again, at most once a second (one `stat`), and the owner reopens
+/// it. Threading: one thread at a time (the loop's).
 public final class OutputDirectory {
     public let path: String
     private let fd: Int32
+    /// Device and inode of the directory opened, to tell whether `path` still names it.
+    private let device: UInt64, inode: UInt64
+    /// The coarse monotonic second `path` was last checked in.
+    private var checkedSecond = Int.min
     /// This process's id, for temp names (glibc no longer caches `getpid()`: one syscall per write).
     private static let processID = getpid()
     private let tempSuffix = ".\(OutputDirectory.processID).tmp"
@@ -24,8 +30,27 @@ public final class OutputDirectory {
         try FileIO.makeDirectories(path, mode: mode)
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileIO.Failure(description: "cannot open \(path): \(FileIO.errnoText())") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = FileIO.errnoText(); close(fd)
+            throw FileIO.Failure(description: "cannot stat \(path): \(e)")
+        }
         self.path = path
         self.fd = fd
+        self.device = UInt64(st.st_dev); self.inode = UInt64(st.st_ino)
+    }
+
+    /// Throws when `path` no longer names the directory held open (checked at most once per
+    /// second of the coarse monotonic clock, which costs no system call).
+    private func checkPath() throws {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        guard now.tv_sec != checkedSecond else { return }
+        var st = stat()
+        guard stat(path, &st) == 0, UInt64(st.st_dev) == device, UInt64(st.st_ino) == inode else {
+            throw FileIO.Failure(description: "\(path) is no longer the directory written to")
+        }
+        checkedSecond = now.tv_sec
     }
 
     deinit { close(fd) }
@@ -35,6 +60,7 @@ public final class OutputDirectory {
     /// `.<name>.<pid>.tmp`; a symlink planted there is removed, never followed, and the rename
     /// replaces a symlink at `name` rather than writing through it.
     public func replace(_ name: String, with body: UnsafeRawBufferPointer, newline: Bool, mode: mode_t = 0o644) throws {
+        try checkPath()
         let tmp = "." + name + tempSuffix
         var fd = openat(self.fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         if fd < 0 && errno == EEXIST {

@@ -63,7 +63,12 @@ public struct GridRow<Content: View>: View, PrimitiveView {
     public init(alignment: VerticalAlignment? = nil, @ViewBuilder content: () -> Content) {
         self.alignment = alignment; self.content = content()
     }
-    func makeNodes() -> [ViewNode] { [stackNode(.gridRow, alignment?.name ?? "center", nil, ViewEval.nodes(content))] }
+    /// The node's `alignment` is nil when the row names none: the grid's then applies.
+    func makeNodes() -> [ViewNode] {
+        var n = stackNode(.gridRow, "", nil, ViewEval.nodes(content))
+        n.alignment = alignment?.name
+        return [n]
+    }
 }
 
 /// A column (of a `LazyVGrid`) or row (of a `LazyHGrid`) description.

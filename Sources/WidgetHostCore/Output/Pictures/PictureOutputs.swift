@@ -116,6 +116,7 @@ public final class PictureOutputs {
     public func close() {
         closed = true
         restartTimer?.close(); restartTimer = nil
+        inFlight = nil  // stopping fails it: not a render failure, nothing to log or restart
         connection?.stop(); connection = nil
         queue = []; waiting = [:]
     }
@@ -138,8 +139,11 @@ public final class PictureOutputs {
 
     private func enqueue(_ job: Job) {
         let id = job.spec.id
-        if skippedTree[id] == job.view { return }
-        if !job.live, var k = drawn[id] {
+        // Nothing else of this widget waiting or being drawn: a later picture could replace the
+        // one these shortcuts compare with (A drawn, B queued, back to A must draw A again).
+        let nothingPending = waiting[id] == nil && inFlight?.id != id
+        if nothingPending, skippedTree[id] == job.view { return }
+        if nothingPending, !job.live, var k = drawn[id] {
             // Same tree, settings and files as the picture drawn last: nothing would change.
             k.request.now = job.now
             if k == key(job) { return }
@@ -182,13 +186,14 @@ public final class PictureOutputs {
     }
 
     private func finished(_ result: Result<PictureRenderReply, WorkerFailure>) {
-        guard let (id, k, live) = inFlight else { return }
+        guard !closed, let (id, k, live) = inFlight else { return }
         inFlight = nil
         let current = shown[id] != nil
         switch result {
         case .success(let reply):
             failuresInARow = 0
             if reply.ok {
+                failedTree[id] = nil  // "failed twice in a row": a success in between starts over
                 if failingIDs.remove(id) != nil { logger.info("picture of \(id) drawn again") }
                 if !current {
                     deleteFiles(of: id, keeping: [], also: [k.request.png, k.request.svg, k.request.regions].compactMap { $0 })
