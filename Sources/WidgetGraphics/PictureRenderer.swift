@@ -208,7 +208,8 @@ public final class PictureRenderer {
         guard status == CAIRO_STATUS_SUCCESS, !sink.failed else {
             throw PictureError(description: "cairo could not encode the \(format.rawValue): \(String(cString: cairo_status_to_string(status)))")
         }
-        return Picture(bytes: sink.bytes, pixelWidth: pw, pixelHeight: ph, unmappedSymbols: unmapped.sorted())
+        let bytes = format == .svg ? SVGStableIDs.renumber(sink.bytes) : sink.bytes
+        return Picture(bytes: bytes, pixelWidth: pw, pixelHeight: ph, unmappedSymbols: unmapped.sorted())
     }
 
     /// Draws one widget with its top-left at `origin` (points).

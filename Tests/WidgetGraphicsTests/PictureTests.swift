@@ -32,6 +32,24 @@ private func renderer() -> PictureRenderer {
     #expect(s.contains("</svg>"))
 }
 
+@Test func theSamePictureDrawnTwiceByOneRendererGivesTheSameSVGBytes() throws {
+    // Cairo numbers surfaces per process; the render process is long-lived, and an SVG whose
+    // bytes differ each time was rewritten (and a bar signalled) on every draw.
+    let r = renderer()
+    let view = tree(VStack { Text("Hello").shadow(radius: 2); Circle().trim(from: 0, to: 0.5).stroke(.red, lineWidth: 4) })
+    let a = try r.render(view, family: .systemSmall, format: .svg, options: PictureOptions(now: fixedNow))
+    _ = try r.render(view, family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
+    let b = try r.render(view, family: .systemSmall, format: .svg, options: PictureOptions(now: fixedNow))
+    #expect(a.bytes == b.bytes)
+    #expect(String(decoding: a.bytes, as: UTF8.self).contains("id=\"surface1\""))
+}
+
+@Test func svgIDsAreRenumberedWithTheirReferences() {
+    let svg = Array(##"<g id="surface40"><use xlink:href="#image12"/><g id="image12"/><use xlink:href="#surface40"/><g id="surface7"/>surface9</g>"##.utf8)
+    #expect(String(decoding: SVGStableIDs.renumber(svg), as: UTF8.self)
+            == ##"<g id="surface1"><use xlink:href="#image1"/><g id="image1"/><use xlink:href="#surface1"/><g id="surface2"/>surface9</g>"##)
+}
+
 @Test func unmappedSymbolIsReportedAndDrawn() throws {
     let r = renderer()
     let blank = try r.render(tree(Color.clear), family: .systemSmall, format: .png, options: PictureOptions(now: fixedNow))
