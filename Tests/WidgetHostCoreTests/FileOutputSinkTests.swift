@@ -144,4 +144,18 @@ import Glibc
         files.retryDirty()
         #expect(text(dir.path + "/out/w.txt") == nil)
     }
+
+    @Test func changingAWidgetsOutputsRemovesTheDroppedFileAndWritesTheNewOneAtOnce() {
+        let dir = TestDirectory(); defer { dir.remove() }
+        let files = FileOutputSink(directory: dir.path + "/out", logger: Logger(label: "test"))
+        let publisher = OutputPublisher(sinks: [files])
+        let o = WidgetOutput(id: "w", text: "1", kind: "k", family: "f")
+        publisher.publish(o, to: [.files])
+        #expect(FileIO.list(dir.path + "/out")?.sorted() == ["w.json", "w.txt"])
+        publisher.outputsChanged("w", to: [.txt])
+        #expect(FileIO.list(dir.path + "/out") == ["w.txt"], "a .json nobody asks for any more would freeze")
+        publisher.outputsChanged("w", to: [.json])
+        #expect(publisher.publish(o, to: [.json]), "the same rendering goes out to the new selection")
+        #expect(FileIO.list(dir.path + "/out") == ["w.json"])
+    }
 }

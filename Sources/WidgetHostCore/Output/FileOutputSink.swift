@@ -65,6 +65,19 @@ public final class FileOutputSink: OutputSink {
         }
     }
 
+    /// Removes the files of `id` that `selected` no longer asks for (`files` → `txt` drops the
+    /// `.json`), and their part of a pending retry.
+    public func keepOnly(_ id: String, selected: [HostConfig.Output]) {
+        let keep = FileFormats(selected)
+        if let pending = dirtyFormats[id] {
+            let left = pending.intersection(keep)
+            if left.isEmpty { dirty[id] = nil; dirtyFormats[id] = nil } else { dirtyFormats[id] = left }
+        }
+        for (format, name) in [(FileFormats.txt, id + ".txt"), (.json, id + ".json")] where !keep.contains(format) {
+            if let opened { opened.remove(name) } else { FileIO.remove(directory + "/" + name) }
+        }
+    }
+
     /// Writes every dirty output again (the retry timer).
     public func retryDirty() {
         let due = dirty

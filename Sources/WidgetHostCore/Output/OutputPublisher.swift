@@ -12,11 +12,15 @@ public protocol OutputSink: AnyObject {
     /// `write(update.output)`); a sink with several formats writes the ones selected, and a sink
     /// that writes the JSON object takes `update.json`, encoded once for all sinks.
     func write(_ update: PublishedOutput, selected: [HostConfig.Output])
+    /// The outputs of widget `id` are now `selected`: whatever this sink keeps of it that they no
+    /// longer select goes (default: nothing kept).
+    func keepOnly(_ id: String, selected: [HostConfig.Output])
 }
 
 extension OutputSink {
     public func accepts(_ outputs: [HostConfig.Output]) -> Bool { outputs.contains(output) }
     public func write(_ update: PublishedOutput, selected: [HostConfig.Output]) { write(update.output) }
+    public func keepOnly(_ id: String, selected: [HostConfig.Output]) {}
 }
 
 /// One update on its way to the sinks: the output, and its JSON object encoded at most once
@@ -56,6 +60,14 @@ public final class OutputPublisher {
 
     /// Forgets `id` (after its removal was published), so a widget of that id starts afresh.
     public func forget(_ id: String) { last[id] = nil }
+
+    /// Widget `id`'s `outputs` changed to `outputs` (a configuration reload): files they no
+    /// longer select are removed, and its next output goes out even if it renders the same, so
+    /// the newly selected ones are written at once.
+    public func outputsChanged(_ id: String, to outputs: [HostConfig.Output]) {
+        last[id] = nil
+        for s in sinks { s.keepOnly(id, selected: outputs) }
+    }
 }
 
 /// `--stdout jsonl`: one JSON object per update, one per line, via `emit`.

@@ -114,6 +114,7 @@ public final class TimelineScheduler {
         for spec in specs {
             if let old = instances[spec.id] {
                 if old.spec == spec && !changedBundles.contains(spec.bundleName) { continue }
+                if old.spec.outputs != spec.outputs { publisher.outputsChanged(spec.id, to: spec.outputs) }
                 let inst = WidgetInstance(spec: spec)
                 inst.entries = old.entries
                 instances[spec.id] = inst
