@@ -122,11 +122,14 @@ public final class PictureRenderer {
         return nil
     }
 
-    /// One widget as a picture.
-    public func render(_ root: ViewNode, family: WidgetFamily, format: PictureFormat, options: PictureOptions) throws -> Picture {
+    /// One widget as a picture. `placed`: its layout (`layout(root, family:, now: options.now)`)
+    /// when the caller has it already — the render process lays a tree out once for its PNG, its
+    /// SVG and its regions.
+    public func render(_ root: ViewNode, family: WidgetFamily, format: PictureFormat, options: PictureOptions,
+                       placed: PlacedNode? = nil) throws -> Picture {
         let size = family.nominalSize
         return try draw(width: size.width, height: size.height, format: format, options: options) { painterFor in
-            self.drawWidget(root, family: family, at: (0, 0), options: options, painterFor: painterFor)
+            self.drawWidget(root, family: family, at: (0, 0), options: options, placed: placed, painterFor: painterFor)
         }
     }
 
@@ -214,7 +217,7 @@ public final class PictureRenderer {
 
     /// Draws one widget with its top-left at `origin` (points).
     private func drawWidget(_ root: ViewNode, family: WidgetFamily, at origin: (Double, Double), options: PictureOptions,
-                            painterFor: (Palette?) -> WidgetPainter) {
+                            placed given: PlacedNode? = nil, painterFor: (Palette?) -> WidgetPainter) {
         let mode: RenderingMode = family.isAccessory ? .monochrome : .fullColor
         let palette = Palette(appearance: family.isAccessory ? .dark : options.appearance, mode: mode)
         let painter = painterFor(palette)
@@ -242,7 +245,7 @@ public final class PictureRenderer {
                 cairo_paint(cr)
             }
         }
-        let placed = layout(root, family: family, now: options.now)
+        let placed = given ?? layout(root, family: family, now: options.now)
         var env = PaintEnvironment()
         if options.redact == true || (options.redact == nil && root.modifiers?.redacted == true) { env.redacted = true }
         painter.paint(placed, env)

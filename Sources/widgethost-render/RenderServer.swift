@@ -50,15 +50,16 @@ enum RenderServer {
         var width = 0, height = 0
         var unmapped: Set<String> = []
         do {
+            // One layout for the PNG, the SVG and the regions.
+            let placed = renderer.layout(view, family: request.family, now: options.now)
             var pictures: [(String, Picture)] = []
             for case let (format, path?) in [(PictureFormat.png, request.png), (.svg, request.svg)] {
-                let p = try renderer.render(view, family: request.family, format: format, options: options)
+                let p = try renderer.render(view, family: request.family, format: format, options: options, placed: placed)
                 unmapped.formUnion(p.unmappedSymbols)
                 width = p.pixelWidth; height = p.pixelHeight
                 pictures.append((path, p))
             }
             if let path = request.regions {
-                let placed = renderer.layout(view, family: request.family, now: request.now)
                 let regions = PictureRegionsBuilder.regions(root: view, placed: placed, family: request.family, scale: options.scale)
                 if try writeIfChanged([UInt8](regions.encoded()), to: path) { written.append(path) }
             }

@@ -149,7 +149,8 @@ func shiftedClockEnvironment(at instant: Date, timeZone: String = "UTC") throws 
 /// still at `instant`, in time zone `timeZone` (`Fixtures/shifted_clock.c`, `SHIFTED_CLOCK_AT`).
 func frozenClockEnvironment(at instant: Date, timeZone: String = "UTC") throws -> [String: String] {
     let library = try #require(ShiftedClock.library, "cannot build Fixtures/shifted_clock.c")
-    return ["LD_PRELOAD": library, "SHIFTED_CLOCK_AT": String(instant.timeIntervalSince1970), "TZ": timeZone]
+    // LC_ALL as in `shiftedClockEnvironment`: the pictures' dates must not follow the machine's LANG.
+    return ["LD_PRELOAD": library, "SHIFTED_CLOCK_AT": String(instant.timeIntervalSince1970), "TZ": timeZone, "LC_ALL": "C.UTF-8"]
 }
 
 /// The shim, compiled once per test process into the build folder (rebuilt each run, renamed
