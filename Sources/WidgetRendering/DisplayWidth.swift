@@ -3,14 +3,42 @@
 /// and emoji shown in emoji presentation, 1 otherwise. Every renderer counts columns with it.
 /// Pure; safe from any thread.
 public func displayWidth(of string: some StringProtocol) -> Int {
-    // Printable ASCII (the common case: clocks, numbers, labels) is one column per byte; the
-    // per-character Unicode properties below were a sixth of a clock tick's instructions.
-    if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return string.utf8.count }
-    var w = 0
-    // Mixed text (a symbol before a time): the printable ASCII characters need no properties.
-    for c in string {
-        if let a = c.asciiValue, a >= 0x20, a < 0x7F { w += 1 } else { w += displayWidth(of: c) }
+    if let w = string.utf8.withContiguousStorageIfAvailable(displayWidth(utf8:)) { return w }
+    var copy = String(string)  // not contiguous UTF-8 (a foreign string): make it so once
+    copy.makeContiguousUTF8()
+    return copy.utf8.withContiguousStorageIfAvailable(displayWidth(utf8:)) ?? clusterWidth(copy)
+}
+
+/// The columns of the UTF-8 text `bytes`. Printable ASCII is one column per byte; the
+/// per-cluster Unicode properties were a sixth of a clock tick's instructions (issue 16), and a
+/// bar line is mostly ASCII with a symbol in front. Any other stretch is measured per grapheme
+/// cluster, taken together with the printable ASCII byte on either side of it: UAX #29 always
+/// breaks between two printable ASCII characters (neither is a Prepend, Extend, ZWJ,
+/// SpacingMark, CR or LF), so a stretch cut there splits into the clusters the whole string has.
+private func displayWidth(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    @inline(__always) func printable(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F }
+    let n = bytes.count
+    var w = 0, i = 0
+    while i < n {
+        var j = i
+        while j < n && printable(bytes[j]) { j += 1 }
+        if j == n { return w + (n - i) }
+        // bytes[j] is not printable ASCII: the stretch starts at the printable byte before it
+        // (a cluster may start there: "e\u{301}") and ends after two printable bytes in a row.
+        let start = j > i ? j - 1 : j
+        w += start - i
+        var end = j
+        while end < n && !(printable(bytes[end]) && (end + 1 == n || printable(bytes[end + 1]))) { end += 1 }
+        end = min(end + 1, n)
+        w += clusterWidth(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        i = end
     }
+    return w
+}
+
+private func clusterWidth(_ s: String) -> Int {
+    var w = 0
+    for c in s { w += displayWidth(of: c) }
     return w
 }
 

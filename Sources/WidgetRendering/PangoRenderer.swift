@@ -14,7 +14,8 @@ public enum PangoRenderer {
     public static func escape(_ s: String) -> String {
         // Nothing to escape (the common case): the string itself, without building a copy. The
         // five are ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII.
-        guard s.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x27 || $0 == 0x22 }) else { return s }
+        func special(_ b: UInt8) -> Bool { b == 0x26 || b == 0x3C || b == 0x3E || b == 0x27 || b == 0x22 }
+        guard s.utf8.withContiguousStorageIfAvailable({ $0.contains(where: special) }) ?? s.utf8.contains(where: special) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         // By scalar: a `<` followed by a combining mark is one Character, which no case matches.

@@ -27,7 +27,11 @@ struct RunStyle: Hashable {
 /// The inherited state of a node during rendering: SwiftUI's environment, reduced to what
 /// the text renderers use. Style modifiers flow down; opacity and rotation compose.
 struct RenderEnv {
-    let options: RenderOptions
+    /// The render's options, held by reference: an environment is copied for every node, and
+    /// copying the options' maps and strings (retaining each) with it was a tenth of a clock
+    /// tick's instructions (issue 16).
+    private let shared: SharedOptions
+    var options: RenderOptions { shared.options }
     var redact: Bool
     var privacySensitive = false
     var style = RunStyle()
@@ -42,7 +46,7 @@ struct RenderEnv {
     var depth = 0
 
     init(root: ViewNode, options: RenderOptions) {
-        self.options = options
+        self.shared = SharedOptions(options)
         self.redact = options.isPlaceholder(root)
     }
 
@@ -122,6 +126,12 @@ struct RenderEnv {
     }
 }
 
+/// One render's options, shared by the environments of all its nodes. Immutable.
+private final class SharedOptions {
+    let options: RenderOptions
+    init(_ options: RenderOptions) { self.options = options }
+}
+
 /// Read-only questions about a tree, answered without recursion (any depth is safe).
 enum TreeQuery {
     /// The fraction (0…1) a `progress` or `gauge` node shows at `now`; nil when it has none
@@ -153,11 +163,22 @@ enum TreeQuery {
         return nil
     }
 
-    /// Whether the tree is redacted anywhere (root or subtree) under `options`.
-    static func anyRedacted(_ root: ViewNode, options: RenderOptions) -> Bool {
-        if options.redact == false { return false }
-        if options.isPlaceholder(root) { return true }
-        return first(in: root) { $0.modifiers?.redacted == true } != nil
+    /// What the bar fields need from the whole tree, found in one walk (`TreeFacts`).
+    static func facts(of root: ViewNode) -> TreeFacts {
+        var f = TreeFacts()
+        f.visit(root)
+        // Children arrays and the next index in each, parents before children: no node is
+        // copied on the way (a copy retains every field), and any depth is safe.
+        var stack: [(nodes: [ViewNode], next: Int)] = []
+        if let c = root.children, !c.isEmpty { stack.append((c, 0)) }
+        while let top = stack.indices.last {
+            let (nodes, i) = stack[top]
+            guard i < nodes.count else { stack.removeLast(); continue }
+            stack[top].next = i + 1
+            f.visit(nodes[i])
+            if let c = nodes[i].children, !c.isEmpty { stack.append((c, 0)) }
+        }
+        return f
     }
 
     /// Quarter-circle glyph for a fraction: ○ ◔ ◑ ◕ ●.
@@ -169,5 +190,32 @@ enum TreeQuery {
         case ..<0.875: "◕"
         default: "●"
         }
+    }
+}
+
+/// Facts about a whole tree that the bar fields need, each the first in tree order (depth
+/// first, parents before children): taken in one walk, where the waybar fields and the host's
+/// entry renderer walked the tree five times per entry swap (issue 16).
+public struct TreeFacts: Sendable {
+    /// The first SF Symbol name (waybar's `alt`).
+    public var firstSymbol: String?
+    /// The first progress view or gauge (waybar's `percentage`).
+    public var firstMeter: ViewNode?
+    /// Whether any node carries `redacted` (the `placeholder` class).
+    public var anyRedactedModifier = false
+    /// The first `widgetURL`, or a `Link`'s URL when it comes first.
+    public var url: String?
+    /// The first `containerBackground`.
+    public var containerBackground: StyleSpec?
+
+    mutating func visit(_ n: ViewNode) {
+        if firstSymbol == nil, let s = n.symbol { firstSymbol = s }
+        if firstMeter == nil, n.kind == .progress || n.kind == .gauge { firstMeter = n }
+        if let m = n.modifiers {
+            if m.redacted == true { anyRedactedModifier = true }
+            if url == nil, let u = m.widgetURL { url = u }
+            if containerBackground == nil, let b = m.containerBackground { containerBackground = b }
+        }
+        if url == nil, n.kind == .link, let u = n.url { url = u }
     }
 }

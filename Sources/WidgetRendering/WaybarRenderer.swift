@@ -29,11 +29,17 @@ public enum WaybarRenderer {
     /// The waybar fields and the Pango markup of the same one-line rendering
     /// (`PangoRenderer.render`), laying the line out once: the host renders both on every entry
     /// swap, and for `accessoryInline` the tooltip is that line too (three layouts became one).
+    /// `facts` are the tree's, from the one walk the fields came from (the host reads the URL
+    /// and background there).
     public static func renderWithMarkup(_ node: ViewNode, family: WidgetFamily,
-                                        options: RenderOptions = RenderOptions()) -> (output: WaybarOutput, markup: String) {
+                                        options: RenderOptions = RenderOptions())
+        -> (output: WaybarOutput, markup: String, facts: TreeFacts) {
         let runs = TextRenderer.inlineRuns(node, family: family, options: options)
-        let text = runs.map(\.text).joined()
-        let markup = runs.map { PangoRenderer.markup($0, palette: options.palette) }.joined()
+        var text = "", markup = ""
+        for r in runs {
+            text += r.text
+            markup += PangoRenderer.markup(r, palette: options.palette)
+        }
         let multiline = family == .accessoryInline ? text : TextRenderer.render(node, family: family, options: options)
         // One line (an inline family, most bar widgets): the tooltip is the line itself. Splitting
         // by Character was 14 % of a clock tick's instructions (issue 16).
@@ -44,12 +50,15 @@ public enum WaybarRenderer {
             while rows.last?.isEmpty == true { rows.removeLast() }
             tooltip = rows.joined(separator: "\n")
         }
-        let alt = TreeQuery.first(in: node) { $0.symbol != nil }?.symbol ?? node.kind.rawValue
+        let facts = TreeQuery.facts(of: node)
+        let alt = facts.firstSymbol ?? node.kind.rawValue
         var classes = [family.rawValue]
-        if TreeQuery.anyRedacted(node, options: options) { classes.insert("placeholder", at: 0) }
-        let percentage = TreeQuery.first(in: node) { $0.kind == .progress || $0.kind == .gauge }
+        if options.redact != false && (options.isPlaceholder(node) || facts.anyRedactedModifier) {
+            classes.insert("placeholder", at: 0)
+        }
+        let percentage = facts.firstMeter
             .flatMap { TreeQuery.fraction(of: $0, now: options.now) }
             .map { Int((min(max($0, 0), 1) * 100).rounded()) }
-        return (WaybarOutput(text: text, alt: alt, tooltip: tooltip, class: classes, percentage: percentage), markup)
+        return (WaybarOutput(text: text, alt: alt, tooltip: tooltip, class: classes, percentage: percentage), markup, facts)
     }
 }

@@ -43,6 +43,8 @@ public struct WidgetOutput: Codable, Equatable, Sendable {
 
     /// Equal renderings: everything but the entry date (a new entry showing the same thing is no update).
     public func sameRendering(as other: WidgetOutput) -> Bool {
+        // The text differs on most swaps (a clock): compare it before copying both outputs.
+        guard text == other.text else { return false }
         var a = self, b = other
         a.date = nil; b.date = nil
         return a == b

@@ -42,16 +42,10 @@ public struct StandardEntryRenderer: EntryRenderer {
     public func render(_ view: ViewNode, family: WidgetFamily, now: Date) -> RenderedEntry {
         var options = RenderOptions(glyphs: glyphs, now: now)
         options.locale = locale
-        let (w, markup) = WaybarRenderer.renderWithMarkup(view, family: family, options: options)
-        var url: String?
-        var background: StyleSpec?
-        view.walk { node in
-            if url == nil { url = node.mods.widgetURL ?? (node.kind == .link ? node.url : nil) }
-            if background == nil { background = node.mods.containerBackground }
-        }
-        return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: url,
+        let (w, markup, facts) = WaybarRenderer.renderWithMarkup(view, family: family, options: options)
+        return RenderedEntry(text: w.text, alt: w.alt, tooltip: w.tooltip, classes: w.class, percentage: w.percentage, url: facts.url,
                              pango: markup == PangoRenderer.escape(w.text) ? nil : markup,
-                             background: background.flatMap { Self.barBackground($0, palette: options.palette) })
+                             background: facts.containerBackground.flatMap { Self.barBackground($0, palette: options.palette) })
     }
 
     /// A container background a bar should paint: an explicit colour (`rgba`, `.red`, `.blue`…)
