@@ -70,6 +70,8 @@ let package = Package(
         .target(name: "CWidgetPluginABI"),
         // Landlock system calls for the worker sandbox (docs/limits.md "Sandbox").
         .target(name: "CSandbox"),
+        // renameat2(RENAME_EXCHANGE) and write leases, for outputs rewritten in place (OutputDirectory).
+        .target(name: "CLinuxFiles"),
         /// The SDK's weak `widget_plugin_entry_v1` that reaches a `@main` bundle (C: it calls the plugin's `main`).
         .target(name: "CWidgetMainEntry", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"]),
@@ -89,7 +91,7 @@ let package = Package(
         .target(
             name: "WidgetHostCore",
             dependencies: [
-                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI", "CSandbox",
+                "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI", "CSandbox", "CLinuxFiles",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

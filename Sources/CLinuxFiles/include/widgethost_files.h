@@ -1,0 +1,15 @@
+#ifndef WIDGETHOST_FILES_H
+#define WIDGETHOST_FILES_H
+
+/// File-system calls Swift's Glibc module does not import (they need _GNU_SOURCE or are
+/// reached only through syscall(2)). Each returns 0 on success, -1 with errno set.
+
+/// Swaps the names `a` and `b` in directory `dirfd` atomically (renameat2 RENAME_EXCHANGE):
+/// both must exist. ENOSYS or EINVAL where the kernel or file system cannot.
+int widgethost_exchange_names(int dirfd, const char *a, const char *b);
+
+/// Takes a write lease on `fd` (granted only while no other open file description refers to
+/// the file: EAGAIN otherwise), or releases it when `take` is 0. See fcntl(2) F_SETLEASE.
+int widgethost_write_lease(int fd, int take);
+
+#endif
