@@ -179,11 +179,13 @@ class HostSetup:
         with open(f"{self.dir}/config.json", "w") as f:
             json.dump(config, f)
         self.stdout_jsonl = stdout_jsonl
+        # `--stdout` protocol: jsonl for the latency workloads; i3bar for W1's `stdout` row.
+        self.stdout_format = "jsonl" if stdout_jsonl else None
 
     def argv(self):
         argv = [self.host, "run", "--config", f"{self.dir}/config.json", "--log-level", "warning"]
-        if self.stdout_jsonl:
-            argv += ["--stdout", "jsonl"]
+        if self.stdout_format:
+            argv += ["--stdout", self.stdout_format]
         if HostSetup.no_budget is None:
             HostSetup.no_budget = "--no-budget" in subprocess.run([self.host, "run", "--help"], capture_output=True, text=True).stdout
         if HostSetup.no_budget:
@@ -309,8 +311,12 @@ def w1_variant(args, results, variant):
     rows = {}
     for rep in range(args.reps):
         for outputs in args.host_outputs.split(","):
-            # `txt`: what a conky `${cat}` or polybar reader needs; `files`: .txt and .json.
+            # `txt`: what a conky `${cat}` or polybar reader needs; `files`: .txt and .json;
+            # `stdout`: the i3bar protocol on stdout and no file, as i3status and conky's lines
+            # go to the bar (here all three to /dev/null).
             h = w1_host_setup(args, variant, outputs=[outputs])
+            if outputs == "stdout":
+                h.stdout_format = "i3bar"
             w1_files(h.files)
             rows.setdefault(f"widgethost (`{outputs}`)", []).append(w1_run(h.argv(), h.files, args.duration, rewrite=rewrite))
             h.cleanup()
@@ -686,7 +692,8 @@ def main():
     ap.add_argument("--system", help="the SystemWidgets .so (W1s, the Swift system bundle's clock)")
     ap.add_argument("--only", default="W1,W1r,W1s,W2,W3,W4,W5,W6,W7")
     ap.add_argument("--host-outputs", default="txt,files",
-                    help="W1: one host row per outputs setting (txt: out/<id>.txt only; files: .txt and .json)")
+                    help="W1: one host row per outputs setting (txt: out/<id>.txt only; files: .txt and .json; "
+                         "stdout: `--stdout i3bar` and no file, like i3status)")
     ap.add_argument("--peers", default="conky-cat,i3status,conky-execi,i3blocks",
                     help="W1 peers to run: conky-cat, i3status, conky-execi, i3blocks")
     ap.add_argument("--duration", type=float, default=60)

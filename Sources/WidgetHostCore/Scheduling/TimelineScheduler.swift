@@ -6,8 +6,13 @@ import OpenWidgetKit
 public final class WidgetInstance {
     public let spec: InstanceSpec
     public var id: String { spec.id }
-    /// The current timeline, ascending by date.
-    public internal(set) var entries: [WireEntry] = []
+    /// The current timeline, ascending by date whoever assigns it (`entryIndex` searches it by
+    /// halves).
+    public internal(set) var entries: [WireEntry] = [] {
+        didSet {
+            if zip(entries, entries.dropFirst()).contains(where: { $0.date > $1.date }) { entries.sort { $0.date < $1.date } }
+        }
+    }
     public internal(set) var policy: ReloadPolicy = .atEnd
     /// The earliest next reload; nil = only on request.
     public internal(set) var nextReload: Date?
@@ -41,7 +46,14 @@ public final class WidgetInstance {
     /// first when all are in the future).
     func entryIndex(at now: Date) -> Int? {
         guard !entries.isEmpty else { return nil }
-        return entries.lastIndex(where: { $0.date <= now }) ?? 0
+        // The first entry dated after `now`, by halves: a clock's 300 entries were scanned
+        // from the end on every tick (issue 16).
+        var lo = 0, hi = entries.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].date <= now { lo = mid + 1 } else { hi = mid }
+        }
+        return max(lo - 1, 0)
     }
 }
 
@@ -66,7 +78,16 @@ public final class TimelineScheduler {
         public init() {}
     }
 
-    public private(set) var instances: [String: WidgetInstance] = [:]
+    public private(set) var instances: [String: WidgetInstance] = [:] { didSet { orderedCache = nil } }
+    /// `instances` by id, kept between changes: every entry swap went through all of them,
+    /// sorted afresh (issue 16).
+    private var orderedCache: [WidgetInstance]?
+    private var ordered: [WidgetInstance] {
+        if let orderedCache { return orderedCache }
+        let o = instances.values.sorted { $0.id < $1.id }
+        orderedCache = o
+        return o
+    }
     public var settings: Settings
     private let loop: any HostLoop
     private let renderer: any EntryRenderer
@@ -145,7 +166,7 @@ public final class TimelineScheduler {
     /// after an interaction does not (`ReloadReason.interaction`). Over budget, the request waits
     /// until the budget allows, coalesced with any other.
     public func reload(reason: String, budgeted: Bool = true, where filter: (InstanceSpec) -> Bool) {
-        for inst in instances.values.sorted(by: { $0.id < $1.id }) where filter(inst.spec) {
+        for inst in ordered where filter(inst.spec) {
             if inst.inFlight {
                 inst.pendingBudgeted = inst.pendingReason == nil ? budgeted : (inst.pendingBudgeted && budgeted)
                 inst.pendingReason = reason
@@ -279,7 +300,7 @@ public final class TimelineScheduler {
         let now = loop.now
         var next: Date?
         func consider(_ d: Date?) { if let d { next = next.map { min($0, d) } ?? d } }
-        for inst in instances.values.sorted(by: { $0.id < $1.id }) {
+        for inst in ordered {
             if let r = inst.nextReload, !inst.inFlight {
                 if r <= now {
                     inst.nextReload = nil
