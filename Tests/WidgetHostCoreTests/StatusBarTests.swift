@@ -33,6 +33,44 @@ import WidgetRendering
         #expect(last.map(\.name) == ["a"], "a removed widget leaves the line")
     }
 
+    /// Blocks are written directly and kept per widget (issue 16): each is what `JSONEncoder`
+    /// wrote (sorted keys, unescaped slashes), and each line is the whole line made afresh,
+    /// through changes of text, relevance, errors and removals.
+    @Test func i3barLinesAreTheBlocksJSONEncoderWrote() throws {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let outputs = [
+            output("clock", "◷ Mon 23 Nov 12:00:00"), output("q", #"a "quoted" \ back/slash"#, relevance: 0.5),
+            output("p", "Habit 1/8 [⊕ Log] [ ] Done today", pango: "<b>Habit</b> 1/8 &amp;"), output("ctl", "tab\tnew\nline\u{1}"),
+            output("s", "12%", stale: true), output("err", "", error: "worker crashed"), output("e", "🔥 3 days", relevance: 2),
+        ]
+        var withBackground = output("bg", "Steps 4200"); withBackground.background = "#34C759"
+        for o in outputs + [withBackground] {
+            let b = I3BarSink.block(o)
+            #expect(String(decoding: b.json(), as: UTF8.self) == String(decoding: try e.encode(b), as: UTF8.self))
+        }
+        for sortByRelevance in [false, true] {
+            var bytes: [UInt8] = []
+            let sink = I3BarSink(sortByRelevance: sortByRelevance) { bytes += $0 }
+            sink.start()
+            var shown: [String: WidgetOutput] = [:]
+            var expected: [String] = []
+            var changes = outputs + [withBackground]
+            changes += [output("clock", "◷ Mon 23 Nov 12:00:01"), output("q", "now first", relevance: 9)]
+            changes += [WidgetOutput(id: "p", text: "", kind: "k", family: "systemSmall", stale: true, removed: true)]
+            changes += [output("clock", "◷ Mon 23 Nov 12:00:02"), output("p", "back")]
+            for o in changes {
+                sink.write(o)
+                if o.removed == true { shown[o.id] = nil } else { shown[o.id] = o }
+                expected.append("," + I3BarSink.statusLine(Array(shown.values), sortByRelevance: sortByRelevance))
+                let whole = try e.encode(I3BarSink.blocks(Array(shown.values), sortByRelevance: sortByRelevance))
+                #expect(expected.last == "," + String(decoding: whole, as: UTF8.self))
+            }
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(Array(lines.dropFirst(3)) == expected)
+        }
+    }
+
     @Test func blocksSortByRelevanceAndShowStaleAndErrors() {
         let outs = [output("a", "A", relevance: 0.1), output("b", "B", relevance: 0.9), output("c", "C"),
                     output("d", "", stale: true, error: "boom"), output("e", "E", stale: true, error: "old")]

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import OpenWidgetKit
 import WidgetRendering
 
 /// `run --stdout i3bar`: the i3bar/swaybar protocol (DESIGN §8). The header
@@ -9,12 +10,18 @@ import WidgetRendering
 /// rendering uses Pango styling (see `block`). Removed widgets leave the line.
 ///
 /// Blocks are ordered by widget id, or with `sortByRelevance` by the current entry's relevance
-/// (highest first; none counts as 0; ties by id). Threading: loop thread only.
+/// (highest first; none counts as 0; ties by id). Each widget's block is encoded when the
+/// widget changes and kept, so a clock's tick encodes one block, not the whole line (issue 16).
+/// Threading: loop thread only.
 public final class I3BarSink: OutputSink {
     public let output = HostConfig.Output.stdout
     public let sortByRelevance: Bool
     private let emit: ([UInt8]) -> Void
     private var current: [String: WidgetOutput] = [:]
+    /// Each current widget's block as JSON.
+    private var encoded: [String: [UInt8]] = [:]
+    /// The ids in line order; nil when a widget came, went or (sorted by relevance) changed it.
+    private var order: [String]?
     private var started = false
 
     public init(sortByRelevance: Bool = false, emit: @escaping ([UInt8]) -> Void) {
@@ -33,8 +40,21 @@ public final class I3BarSink: OutputSink {
 
     public func write(_ o: WidgetOutput) {
         start()
-        if o.removed == true { current[o.id] = nil } else { current[o.id] = o }
-        emit(Array(("," + Self.statusLine(Array(current.values), sortByRelevance: sortByRelevance) + "\n").utf8))
+        if o.removed == true {
+            current[o.id] = nil; encoded[o.id] = nil; order = nil
+        } else {
+            if current[o.id].map({ sortByRelevance && $0.relevance != o.relevance }) ?? true { order = nil }
+            current[o.id] = o
+            encoded[o.id] = Self.block(o).json()
+        }
+        if order == nil { order = Self.ordered(Array(current.values), sortByRelevance: sortByRelevance).map(\.id) }
+        var line: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "[")]
+        for (i, id) in (order ?? []).enumerated() {
+            if i > 0 { line.append(UInt8(ascii: ",")) }
+            line += encoded[id] ?? []
+        }
+        line += [UInt8(ascii: "]"), 0x0A]
+        emit(line)
     }
 
     public struct Block: Codable, Equatable, Sendable {
@@ -51,17 +71,42 @@ public final class I3BarSink: OutputSink {
         public var separator: Bool?
         public var separator_block_width: Int?
         public var markup: String?
+
+        /// The block as `JSONEncoder` writes it with sorted keys and unescaped slashes (absent
+        /// members omitted), written directly (`WireJSONWriter`; a test compares the two).
+        public func json() -> [UInt8] {
+            var w = WireJSONWriter(capacity: 96 + full_text.utf8.count * 2)
+            w.beginObject()
+            w.member("align", align)
+            w.member("background", background)
+            w.member("border", border)
+            w.member("color", color)
+            w.key("full_text"); w.string(full_text)
+            w.key("instance"); w.string(instance)
+            w.member("markup", markup)
+            w.member("min_width", min_width)
+            w.key("name"); w.string(name)
+            w.member("separator", separator)
+            w.member("separator_block_width", separator_block_width)
+            w.member("short_text", short_text)
+            w.member("urgent", urgent)
+            w.endObject()
+            return w.bytes
+        }
     }
 
     public static func blocks(_ outputs: [WidgetOutput], sortByRelevance: Bool) -> [Block] {
-        let sorted = outputs.sorted { a, b in
+        ordered(outputs, sortByRelevance: sortByRelevance).map(block)
+    }
+
+    static func ordered(_ outputs: [WidgetOutput], sortByRelevance: Bool) -> [WidgetOutput] {
+        outputs.sorted { a, b in
             if sortByRelevance {
                 let ra = a.relevance ?? 0, rb = b.relevance ?? 0
                 if ra != rb { return ra > rb }
             }
             return a.id < b.id
         }
-        return sorted.map(block)
     }
 
     /// One widget's block. Text with digits gets a `min_width` of the same text (its short text,
@@ -121,10 +166,14 @@ public final class I3BarSink: OutputSink {
         return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 
+    /// One status line: the blocks of `outputs` as a JSON array.
     public static func statusLine(_ outputs: [WidgetOutput], sortByRelevance: Bool) -> String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? e.encode(blocks(outputs, sortByRelevance: sortByRelevance))) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        var line: [UInt8] = [UInt8(ascii: "[")]
+        for (i, b) in blocks(outputs, sortByRelevance: sortByRelevance).enumerated() {
+            if i > 0 { line.append(UInt8(ascii: ",")) }
+            line += b.json()
+        }
+        line.append(UInt8(ascii: "]"))
+        return String(decoding: line, as: UTF8.self)
     }
 }
