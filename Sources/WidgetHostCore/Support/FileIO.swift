@@ -82,6 +82,8 @@ public enum FileIO {
 
     /// `mkdir -p` with `mode` for the directories it creates.
     public static func makeDirectories(_ path: String, mode: mode_t = 0o755) throws {
+        // The usual case at every start: it exists (one system call, not one per component).
+        if mkdir(path, mode) == 0 || (errno == EEXIST && isDirectory(path)) { return }
         var current = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             current += "/" + part
