@@ -45,4 +45,45 @@ import Glibc
         close(fd)
         #expect(throws: FileIO.Failure.self) { try FileIO.makeDirectories(root + "/f/g") }
     }
+
+    /// The registry's bundle copy (`sendfile`, read-and-write where that cannot copy).
+    @Test func copyGivesTheSameBytesPrivatelyAndAtomically() throws {
+        let dir = TestDirectory()
+        defer { dir.remove() }
+        var rng = SystemRandomNumberGenerator()
+        let bytes = (0..<(3 << 20) + 17).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        try FileIO.writeAtomically(Data(bytes), to: dir.path + "/big.so")
+        try FileIO.copy(dir.path + "/big.so", to: dir.path + "/copy.so")
+        #expect(FileIO.read(dir.path + "/copy.so", limit: Int.max) == Data(bytes))
+        var st = stat()
+        #expect(stat(dir.path + "/copy.so", &st) == 0 && st.st_mode & 0o777 == 0o600)
+        #expect(FileIO.list(dir.path) == ["big.so", "copy.so"], "no temporary file left")
+
+        try FileIO.writeAtomically(Data(), to: dir.path + "/empty")
+        try FileIO.copy(dir.path + "/empty", to: dir.path + "/empty.copy")
+        #expect(FileIO.read(dir.path + "/empty.copy") == Data())
+
+        // A file whose size the kernel does not know in advance.
+        try FileIO.copy("/proc/self/status", to: dir.path + "/status")
+        #expect(String(decoding: FileIO.read(dir.path + "/status") ?? Data(), as: UTF8.self).hasPrefix("Name:"))
+
+        #expect(throws: FileIO.Failure.self) { try FileIO.copy(dir.path + "/missing.so", to: dir.path + "/x.so") }
+        #expect(throws: FileIO.Failure.self) { try FileIO.copy(dir.path + "/big.so", to: dir.path + "/no/such/dir/x.so") }
+        #expect(FileIO.list(dir.path)?.contains("x.so") == false)
+    }
+
+    /// The copy's fallback, for what `sendfile` refuses: the same bytes, read errors named.
+    @Test func copyByReadingGivesTheSameBytes() throws {
+        let dir = TestDirectory()
+        defer { dir.remove() }
+        let bytes = Data((0..<200_001).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try FileIO.writeAtomically(bytes, to: dir.path + "/src")
+        let src = open(dir.path + "/src", O_RDONLY), dst = open(dir.path + "/dst", O_WRONLY | O_CREAT, 0o600)
+        #expect(FileIO.copyByReading(src, from: "src", to: dst, tmp: "dst") == nil)
+        close(src); close(dst)
+        #expect(FileIO.read(dir.path + "/dst", limit: Int.max) == bytes)
+        let folder = open(dir.path, O_RDONLY | O_DIRECTORY), out = open(dir.path + "/out", O_WRONLY | O_CREAT, 0o600)
+        #expect(FileIO.copyByReading(folder, from: "the folder", to: out, tmp: "out")?.hasPrefix("cannot read the folder") == true)
+        close(folder); close(out)
+    }
 }
