@@ -162,6 +162,13 @@ public enum FileIO {
 
     public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// The size of a regular file, nil when there is none at `path`.
+    public static func size(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+
     public static func remove(_ path: String) { unlink(path) }
 }
 
