@@ -120,7 +120,7 @@ public final class PluginRegistry {
             runPath = dir + "/" + name
             // The previous run's copy of this very file (fingerprint: device, inode, size,
             // modification time), complete (written to a temp name and renamed): reused.
-            let reusable = previousSnapshots.remove(name) != nil && FileIO.size(runPath) == FileIO.size(file.path)
+            let reusable = previousSnapshots.remove(name) != nil && FileIO.size(runPath).map { $0 == FileIO.size(file.path) } == true
             if !reusable {
                 do { try FileIO.copy(file.path, to: runPath) } catch {
                     finishRejected(file, reason: "\(error)")
