@@ -86,8 +86,17 @@ func everyFieldNode() -> ViewNode {
         #"{"ok":true,"entries":[{"date":1,"view":{"kind":"text","modifiers":{"lineLimit":2,"other":{"x":"inf","y":[true,false,null]}}}}]}"#,
         #"{"ok":false,"error":"boom","entries":null}"#,
         #"{"ok":true,"entries":[],"reloadRequests":[],"policy":{"type":"atEnd"}}"#,
-        // Declined by the reader, decided by JSONDecoder:
         #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1,"widgets":[],"appGroups":["g"]}}"#,
+        #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1,"widgets":[],"appGroups":[],"previews":null,"permissions":null,"x":{"y":[1]}}}"#,
+        #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1,"appGroups":[],"widgets":[{"kind":"k","displayName":"K","description":"","families":["systemSmall","accessoryInline"],"configuration":"StaticConfiguration","parameters":[{"name":"n","title":"N","type":"enum","defaultValue":null,"options":[{"value":"a","title":"A"}]},{"name":"m","title":"M","type":"double","defaultValue":{"v":[1.5,"inf",null]}}]}]}}"#,
+        #"{"ok":true,"manifest":null}"#,
+        // Declined by the reader, decided by JSONDecoder:
+        #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1,"widgets":[{"kind":"k","displayName":"K","description":"","families":["huge"],"parameters":[],"configuration":"c"}],"appGroups":[]}}"#,
+        #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1.5,"widgets":[],"appGroups":[]}}"#,
+        #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1,"widgets":[]}}"#,
+        #"{"ok":true,"manifest":{"bundleId":null,"sdkVersion":"1","abiVersion":1,"widgets":[],"appGroups":[]}}"#,
+        #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1,"widgets":[],"appGroups":[],"previews":[{"id":"0","name":"p","family":"tiny"}]}}"#,
+        #"{"ok":true,"manifest":{"bundleId":"b","sdkVersion":"1","abiVersion":1,"widgets":[{"kind":"k","displayName":"K","description":"","families":[],"parameters":[{"name":"n","type":"bool"}],"configuration":"c"}],"appGroups":[]}}"#,
         #"{"ok":true,"entries":[{"date":1,"view":{"kind":"text","modifiers":{"lineLimit":2.0}}}]}"#,
         #"{"ok":true,"entries":[{"date":1,"view":{"kind":"text","modifiers":{"lineLimit":2.5}}}]}"#,
         #"{"ok":true,"entries":[{"date":"1","view":{"kind":"text"}}]}"#,
@@ -108,6 +117,29 @@ func everyFieldNode() -> ViewNode {
     ])
     func agreesWithJSONDecoder(_ json: String) {
         agree(json)
+    }
+
+    /// `describe`, asked at every worker start, is read directly too (issue 16).
+    @Test func aManifestWithEveryFieldReadsDirectlyAndEqualsJSONDecoder() throws {
+        let manifest = BundleManifest(
+            bundleId: "org.example.b", sdkVersion: openWidgetKitVersion, abiVersion: 1,
+            widgets: [
+                WidgetDescriptor(kind: "Clock", displayName: "Clock \"é\"", description: "line\nnext", families: [.systemSmall, .accessoryInline],
+                                 parameters: [ParameterDescriptor(name: "zone", title: "Zone", type: "enum", defaultValue: .string("utc"),
+                                                                  options: [EnumOption(value: "utc", title: "UTC"), EnumOption(value: "local", title: "Local")]),
+                                              ParameterDescriptor(name: "n", title: "N", type: "double", defaultValue: .object(["a": .array([.number(1), .null, .bool(true)])])),
+                                              ParameterDescriptor(name: "plain", title: "Plain", type: "string")],
+                                 configuration: "AppIntentConfiguration"),
+                WidgetDescriptor(kind: "Other", displayName: "O", description: "", families: [], parameters: [], configuration: "StaticConfiguration"),
+            ],
+            appGroups: ["group.a", "group.b"],
+            previews: [PreviewDescriptor(id: "0", name: "Clock", kind: "Clock", family: .systemSmall), PreviewDescriptor(id: "1", name: "view", kind: nil, family: nil)],
+            permissions: ["network"])
+        let response = WireResponse(ok: true, manifest: manifest)
+        let data = try WireCodec.encode(response)
+        #expect(try WireJSONReader.response(from: data) == response, "read directly, without the fallback")
+        #expect(try WireCodec.decodeResponse(data) == response)
+        #expect(try WireCodec.decode(WireResponse.self, from: data) == response)
     }
 
     @Test func invalidUTF8AndDeepNestingAreLeftToJSONDecoder() {

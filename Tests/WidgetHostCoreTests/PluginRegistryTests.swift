@@ -3,6 +3,9 @@ import Logging
 import OpenWidgetKit
 import Testing
 @testable import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite struct PluginRegistryTests {
     let logger = Logger(label: "test")
@@ -33,6 +36,43 @@ import Testing
         registry.reconcile([])
         #expect(launcher.workers[1].stopped)
         #expect(events == ["loaded org.test.v1", "replaced org.test.v1 by org.test.v2", "removed org.test.v2"])
+    }
+
+    /// A restart runs an unchanged bundle from the copy the previous run made (no new copy of a
+    /// 5–10 MB file at every start); a changed or damaged one is copied again; the rest of the
+    /// previous run's copies are removed.
+    @Test func aRestartReusesTheCopyOfAnUnchangedBundleOnly() throws {
+        let dir = TestDirectory()
+        defer { dir.remove() }
+        let plugins = dir.path + "/Plugins", snapshots = dir.path + "/state/bundles"
+        try FileIO.makeDirectories(plugins)
+        for name in ["a", "b", "c"] { try FileIO.writeAtomically(Data("\(name) v1".utf8), to: plugins + "/\(name).so") }
+        let launcher = FakeLauncher()
+        func scan() throws -> [PluginFile] {
+            let files = try #require(PluginFile.scan(plugins))
+            for f in files { launcher.plugins[snapshots + "/" + PluginRegistry.snapshotName(f)] = plugin(f.name) }
+            return files
+        }
+        func inode(_ path: String) -> UInt64 { var st = stat(); return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0 }
+        let first = PluginRegistry(launcher: launcher, snapshotDirectory: snapshots, logger: logger)
+        first.reconcile(try scan())
+        let copies = ["a.so", "b.so", "c.so"].map { first.bundles[$0]?.runPath ?? "" }
+        #expect(copies.map { FileIO.read($0) } == ["a v1", "b v1", "c v1"].map { Data($0.utf8) })
+        let inodes = copies.map(inode)
+
+        // Before the restart: b.so replaced, c.so's copy damaged, a stray copy of a gone bundle.
+        try FileIO.writeAtomically(Data("b v2".utf8), to: plugins + "/b.so")
+        try FileIO.writeAtomically(Data("damaged copy".utf8), to: copies[2])
+        try FileIO.writeAtomically(Data("x".utf8), to: snapshots + "/gone-0000000000000001.so")
+        let second = PluginRegistry(launcher: launcher, snapshotDirectory: snapshots, logger: logger)
+        second.reconcile(try scan())
+        #expect(second.bundles["a.so"]?.runPath == copies[0])
+        #expect(inode(copies[0]) == inodes[0], "the unchanged bundle's copy is not made again")
+        #expect(FileIO.read(second.bundles["b.so"]?.runPath ?? "") == Data("b v2".utf8))
+        #expect(second.bundles["b.so"]?.runPath != copies[1])
+        #expect(FileIO.read(copies[2]) == Data("c v1".utf8), "a copy of another size is copied again")
+        let kept = ["a.so", "b.so", "c.so"].compactMap { second.bundles[$0]?.runPath.lastPathComponent }
+        #expect(FileIO.list(snapshots) == kept.sorted(), "the previous run's other copies are removed")
     }
 
     @Test func aBrokenReplacementKeepsTheOldVersionServing() {

@@ -169,7 +169,7 @@ public enum WireCodec {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T { try decoder().decode(type, from: data) }
 
     /// A plugin's answer, read directly (`WireJSONReader`) and, when that reader declines
-    /// (a `describe` manifest, anything malformed or unusual), by `JSONDecoder`: the same value
+    /// (anything malformed or unusual), by `JSONDecoder`: the same value
     /// either way, and `JSONDecoder`'s error for what is invalid. Either way its numbers are then
     /// checked (`WireValidation`): a date of `"nan"` throws `WireValidationError` here, at the
     /// boundary, instead of trapping the host where the date is first used.
@@ -177,6 +177,16 @@ public enum WireCodec {
         let r = try (try? WireJSONReader.response(from: data)) ?? decode(WireResponse.self, from: data)
         if let problem = WireValidation.problem(in: r) { throw WireValidationError(problem) }
         return r
+    }
+
+    /// A JSON document as a `JSONValue` (the host's `config.json`), read directly
+    /// (`WireJSONReader`) and, when that reader declines (malformed input, a UTF-16 file, a
+    /// number out of range, nesting deeper than 512), by `JSONDecoder`: the same value either
+    /// way, and `JSONDecoder`'s error for what is invalid. `JSONDecoder` was a tenth of a
+    /// daemon's start-up instructions (issue 16).
+    public static func decodeJSONValue(_ data: Data) throws -> JSONValue {
+        if let v = try? WireJSONReader.value(from: data) { return v }
+        return try decode(JSONValue.self, from: data)
     }
 
     /// A flat JSON object of the host's own state that embeds wire types (a saved timeline),

@@ -3,14 +3,16 @@ import FoundationEssentials
 import Glibc
 #endif
 
-/// A direct JSON reader for a plugin's answer (`WireResponse` and the view schema under it):
-/// one pass over the bytes, straight into the wire types, with no `Decoder` in between.
+/// A direct JSON reader for a plugin's answer (`WireResponse`, the view schema and the
+/// `describe` manifest under it), and for the host's own JSON files (a saved timeline,
+/// `config.json` as a `JSONValue`): one pass over the bytes, straight into the wire types, with
+/// no `Decoder` in between.
 ///
 /// `JSONDecoder` cost about 23 000 instructions per view node (callgrind, issue 6): keyed
 /// containers, coding paths and type-erased boxes for every field. This reader accepts what
 /// `WireCodec.decoder()` accepts for these types — unknown keys skipped, `null` as absent,
 /// `"inf"`/`"-inf"`/`"nan"` for doubles, dates as seconds since 1970, unknown view kinds as
-/// `.unknown` — and throws at anything else (including a `manifest`, malformed UTF-8, a
+/// `.unknown` — and throws at anything else (malformed UTF-8, an unknown widget family, a
 /// fractional number where an `Int` goes, nesting deeper than 512), so that
 /// `WireCodec.decodeResponse` can hand the bytes to `JSONDecoder` for its exact verdict and
 /// message. Value type; used on one thread.
@@ -31,6 +33,18 @@ struct WireJSONReader {
             r.skipSpace()
             guard r.i == raw.count else { throw Unsupported() }
             return response
+        }
+    }
+
+    /// A whole document as a `JSONValue` (the host's `config.json`), or `Unsupported` where
+    /// `JSONDecoder` might read it differently or must give its error (see the type's note).
+    static func value(from data: Data) throws -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            var r = WireJSONReader(raw)
+            let value = try r.jsonValue()
+            r.skipSpace()
+            guard r.i == raw.count else { throw Unsupported() }
+            return value
         }
     }
 
@@ -75,13 +89,109 @@ struct WireJSONReader {
             case "entries": out.entries = try isNull() ? nil : try entries()
             case "policy": out.policy = try isNull() ? nil : try policy()
             case "reloadRequests": out.reloadRequests = try isNull() ? nil : try strings()
-            case "manifest": throw Unsupported()  // `describe`: rare, left to JSONDecoder
+            case "manifest": out.manifest = try isNull() ? nil : try manifest()
             default: try skipValue()
             }
         }
         guard let ok else { throw Unsupported() }
         out.ok = ok
         return out
+    }
+
+    // `describe`: asked once per worker start, so once per bundle at every daemon start
+    // (`JSONDecoder` took ~1.3 M instructions for the benchmark's 11-widget manifest).
+    private mutating func manifest() throws -> BundleManifest {
+        var bundleId: String?, sdkVersion: String?, abiVersion: Int?, widgets: [WidgetDescriptor]?, appGroups: [String]?
+        var previews: [PreviewDescriptor]?, permissions: [String]?
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "bundleId": bundleId = try string()
+            case "sdkVersion": sdkVersion = try string()
+            case "abiVersion": abiVersion = try int()
+            case "widgets": widgets = try widgetDescriptors()
+            case "appGroups": appGroups = try strings()
+            case "previews": previews = try isNull() ? nil : try previewDescriptors()
+            case "permissions": permissions = try isNull() ? nil : try strings()
+            default: try skipValue()
+            }
+        }
+        guard let bundleId, let sdkVersion, let abiVersion, let widgets, let appGroups else { throw Unsupported() }
+        return BundleManifest(bundleId: bundleId, sdkVersion: sdkVersion, abiVersion: abiVersion, widgets: widgets,
+                              appGroups: appGroups, previews: previews, permissions: permissions)
+    }
+
+    private mutating func widgetDescriptor() throws -> WidgetDescriptor {
+        var kind: String?, displayName: String?, description: String?, families: [WidgetFamily]?
+        var parameters: [ParameterDescriptor]?, configuration: String?
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "kind": kind = try string()
+            case "displayName": displayName = try string()
+            case "description": description = try string()
+            case "families": families = try widgetFamilies()
+            case "parameters": parameters = try parameterDescriptors()
+            case "configuration": configuration = try string()
+            default: try skipValue()
+            }
+        }
+        guard let kind, let displayName, let description, let families, let parameters, let configuration else { throw Unsupported() }
+        return WidgetDescriptor(kind: kind, displayName: displayName, description: description, families: families,
+                                parameters: parameters, configuration: configuration)
+    }
+
+    private mutating func parameterDescriptor() throws -> ParameterDescriptor {
+        var name: String?, title: String?, type: String?, defaultValue: JSONValue?, options: [EnumOption]?
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "name": name = try string()
+            case "title": title = try string()
+            case "type": type = try string()
+            case "defaultValue": defaultValue = try isNull() ? nil : try jsonValue()
+            case "options": options = try isNull() ? nil : try enumOptions()
+            default: try skipValue()
+            }
+        }
+        guard let name, let title, let type else { throw Unsupported() }
+        return ParameterDescriptor(name: name, title: title, type: type, defaultValue: defaultValue, options: options)
+    }
+
+    private mutating func enumOption() throws -> EnumOption {
+        var value: String?, title: String?
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "value": value = try string()
+            case "title": title = try string()
+            default: try skipValue()
+            }
+        }
+        guard let value, let title else { throw Unsupported() }
+        return EnumOption(value: value, title: title)
+    }
+
+    private mutating func previewDescriptor() throws -> PreviewDescriptor {
+        var id: String?, name: String?, kind: String?, family: WidgetFamily?
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "id": id = try string()
+            case "name": name = try string()
+            case "kind": kind = try isNull() ? nil : try string()
+            case "family": family = try isNull() ? nil : try widgetFamily()
+            default: try skipValue()
+            }
+        }
+        guard let id, let name else { throw Unsupported() }
+        return PreviewDescriptor(id: id, name: name, kind: kind, family: family)
+    }
+
+    /// A known family; an unknown name is `JSONDecoder`'s error to give.
+    private mutating func widgetFamily() throws -> WidgetFamily {
+        guard let f = WidgetFamily(rawValue: try string()) else { throw Unsupported() }
+        return f
     }
 
     private mutating func entry() throws -> WireEntry {
@@ -500,6 +610,41 @@ struct WireJSONReader {
         var out: [ViewNode] = []
         var c = try beginArray()
         while try nextElement(&c) { out.append(try viewNode()) }
+        return out
+    }
+
+    private mutating func widgetDescriptors() throws -> [WidgetDescriptor] {
+        var out: [WidgetDescriptor] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try widgetDescriptor()) }
+        return out
+    }
+
+    private mutating func parameterDescriptors() throws -> [ParameterDescriptor] {
+        var out: [ParameterDescriptor] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try parameterDescriptor()) }
+        return out
+    }
+
+    private mutating func enumOptions() throws -> [EnumOption] {
+        var out: [EnumOption] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try enumOption()) }
+        return out
+    }
+
+    private mutating func previewDescriptors() throws -> [PreviewDescriptor] {
+        var out: [PreviewDescriptor] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try previewDescriptor()) }
+        return out
+    }
+
+    private mutating func widgetFamilies() throws -> [WidgetFamily] {
+        var out: [WidgetFamily] = []
+        var c = try beginArray()
+        while try nextElement(&c) { out.append(try widgetFamily()) }
         return out
     }
 

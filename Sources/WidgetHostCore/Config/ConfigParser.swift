@@ -54,7 +54,7 @@ public enum ConfigParser {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {
             root = .object([:])
         } else {
-            do { root = try WireCodec.decode(JSONValue.self, from: data) } catch {
+            do { root = try WireCodec.decodeJSONValue(data) } catch {
                 let located = JSONSyntaxLocator.locate(data).map { "not valid JSON: \($0)" }
                 problems.add(ConfigError(path: "", reason: located ?? "not valid JSON (\(Self.describe(error)))"))
                 return (HostConfig(paths: paths), problems.list)
@@ -207,6 +207,7 @@ public enum ConfigParser {
     /// `problems` is nil, else added to it (and the rest of the object is still read).
     static func object(_ v: JSONValue, at path: String, keys: Set<String>, problems: ConfigProblems? = nil) throws(ConfigError) -> [String: JSONValue] {
         guard case .object(let o) = v else { throw ConfigError(path: path, reason: "expected an object, found \(typeName(v))") }
+        guard o.keys.contains(where: { !keys.contains($0) }) else { return o }
         let known = keys.filter { !$0.hasPrefix("$") && $0 != "comment" }.sorted().joined(separator: ", ")
         for unknown in o.keys.sorted() where !keys.contains(unknown) {
             let e = ConfigError(path: path.isEmpty ? unknown : "\(path).\(unknown)", reason: "unknown key (known keys: \(known))")

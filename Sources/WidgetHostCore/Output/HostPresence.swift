@@ -52,12 +52,16 @@ public enum HostPresence {
 
     /// Field 22 of `/proc/<pid>/stat`, nil when there is no such process.
     static func startTime(of pid: Int32) -> UInt64? {
-        guard let data = FileIO.read("/proc/\(pid)/stat", limit: 4096) else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
+        FileIO.read("/proc/\(pid)/stat", limit: 4096).flatMap(startTime(stat:))
+    }
+
+    /// Field 22 of a `/proc/<pid>/stat` line.
+    static func startTime(stat data: Data) -> UInt64? {
         // The command name (field 2) is in parentheses and may contain spaces: count after it.
-        guard let close = text.lastIndex(of: ")") else { return nil }
-        let fields = text[text.index(after: close)...].split(separator: " ")
+        // Bytes, not Characters: `String.lastIndex(of:)` walked grapheme clusters backwards.
+        guard let close = data.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = data[(close + 1)...].split(separator: UInt8(ascii: " "))
         // fields[0] is field 3 (state), so field 22 is fields[19].
-        return fields.count > 19 ? UInt64(fields[19]) : nil
+        return fields.count > 19 ? UInt64(String(decoding: fields[19], as: UTF8.self)) : nil
     }
 }
