@@ -8,8 +8,9 @@ import FoundationEssentials
 /// request's last call time is remembered, and before a request that took `quickNanoseconds` or
 /// more (or was never seen) the answers gathered so far are written first. A provider that
 /// fetches from the network therefore never holds back the clock answered before it. A request
-/// that was quick and then hangs holds back the answers of its own read until the worker is
-/// killed at the deadline; those requests then fail with it, as the ones queued behind it do.
+/// that was quick and then hangs or crashes the worker takes the answers gathered before it
+/// (same bundle, same read) down with it: those requests fail with the worker, as the ones
+/// queued behind it always did, and are retried like them.
 ///
 /// Value type; owned by the worker's request thread.
 public struct AnswerBatching {
