@@ -73,12 +73,29 @@ public final class DirectoryTreeWatcher {
         guard renamed || status != 0 else { onChange(path); return }
         if FileIO.isDirectory(path) {
             addTree(path)  // new subdirectory (no-op when watched already)
+            onChange(path)
+            return
+        }
+        // A file renamed or removed inside a present folder (a writer's temp + rename: W1r's
+        // bursts) leaves every watched folder as it was: nothing more to stat. libuv names a
+        // watched folder's own events (removed, moved) by its base name, so those, and a
+        // watched folder going, take the full check.
+        if status == 0, let name, name != dir.lastPathComponent, !isWatched(orAbove: path) {
+            onChange(path)
+            return
         }
         for (p, w) in watchers where !FileIO.isDirectory(p) {
             w.close(); watchers[p] = nil
         }
         checkRoot()
         if rootPresent { onChange(path) }  // a lost root is reported by onRootPresence alone
+    }
+
+    /// Whether `path` is a watched folder or holds one.
+    private func isWatched(orAbove path: String) -> Bool {
+        if watchers[path] != nil { return true }
+        let prefix = path + "/"
+        return watchers.keys.contains { $0.hasPrefix(prefix) }
     }
 
     public func close() {

@@ -48,6 +48,20 @@ import Glibc
         expectBack("a-folder-again", "a folder again")
         #expect(kill(d.pid, 0) == 0)
     }
+
+    /// No lost update (DESIGN §7): however the host's reads split a burst of renames, and
+    /// whichever of them the leading reload's requests saw, the output ends on the last value
+    /// (issue 16 took the second reload out of bursts read in one go).
+    @Test func aBurstOfWritesEndsShowingTheLastValue() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        for (burst, writes) in [1, 2, 10, 40].enumerated() {
+            for i in 0..<writes { d.writeContainer("group.probe", "value.txt", "b\(burst)-\(i)") }
+            #expect(eventually { d.text(id) == "v1 b\(burst)-\(writes - 1) #0" },
+                    "burst \(burst): \(String(describing: d.text(id)))\n\(d.stderr.suffix(1500))")
+        }
+    }
 }
 
 /// A state folder where the reload ledger cannot be written let budgeted reloads go ahead

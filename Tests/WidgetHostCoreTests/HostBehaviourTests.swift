@@ -41,6 +41,61 @@ import Glibc
         loop.advance(by: 1)
         #expect(leading.filter { $0 }.count == 3 && leading.last == false, "\(leading)")
     }
+
+    /// `advance(by: 0)` is the end of the loop iteration: the leading call's work (a reload
+    /// round's requests) has left. Events before it are covered by that call.
+    @Test func eventsBeforeTheCallsWorkLeftAreCoveredByIt() {
+        let loop = VirtualLoop()
+        var calls: [(Double, Bool)] = []
+        let throttle = BurstThrottle(loop: loop, window: 0.1) { calls.append((loop.monotonic, $0)) }
+        for _ in 0..<10 { throttle.signal() }   // ten renames read in one inotify read
+        loop.advance(by: 1)
+        #expect(calls.map(\.0) == [0] && calls.map(\.1) == [true], "one reload for a burst read in one go: \(calls)")
+    }
+
+    @Test func anEventAfterTheCallsWorkLeftCausesTheTrailingCall() {
+        let loop = VirtualLoop()
+        var calls: [(Double, Bool)] = []
+        let throttle = BurstThrottle(loop: loop, window: 0.1) { calls.append((loop.monotonic, $0)) }
+        throttle.signal()
+        loop.advance(by: 0)                     // the requests were written
+        throttle.signal()                       // a change the worker may have missed
+        loop.advance(by: 0.15)
+        #expect(calls.count == 1, "the burst is still open at 0.15 s (it had an event in its first window)")
+        loop.advance(by: 1)
+        // The window's end is computed from wall-clock dates (~1e-7 s apart at 2027's magnitude).
+        #expect(calls.count == 2 && calls[0].0 == 0 && abs(calls[1].0 - 0.2) < 1e-6, "\(calls)")
+        #expect(calls.map(\.1) == [true, false])
+        throttle.signal()
+        #expect(calls.count == 3 && calls.last?.1 == true, "after the burst a change fires at once")
+    }
+
+    @Test func anIsolatedEventLeavesNoTimerArmed() {
+        let loop = VirtualLoop()
+        var calls = 0
+        let throttle = BurstThrottle(loop: loop, window: 0.1) { _ in calls += 1 }
+        throttle.signal()
+        loop.advance(by: 0)
+        #expect(calls == 1)
+        #expect(loop.scheduledTimers == 0, "no wake-up at the end of a window nothing fell into")
+        loop.advance(by: 0.05)
+        throttle.signal()                       // inside the window: coalesced, its timer armed now
+        #expect(calls == 1 && loop.scheduledTimers == 1)
+        loop.advance(by: 1)
+        #expect(calls == 2 && loop.scheduledTimers == 0)
+        _ = throttle
+    }
+
+    @Test func aClockSetBackClosesTheWindow() {
+        let loop = VirtualLoop()
+        var leading: [Bool] = []
+        let throttle = BurstThrottle(loop: loop, window: 0.1) { leading.append($0) }
+        throttle.signal()
+        loop.advance(by: 0.01)
+        loop.jumpClock(by: -3600)
+        throttle.signal()
+        #expect(leading == [true, true], "a window that starts in the future is not open")
+    }
 }
 
 @Suite struct ConfigParserTests {

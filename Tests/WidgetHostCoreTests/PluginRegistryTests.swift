@@ -179,6 +179,26 @@ import Glibc
         #expect(h.launcher.timelineRequests == 4)
     }
 
+    /// The renames of a burst read in one inotify read all precede the round's requests (they
+    /// leave at the end of the loop iteration): the round sees them, no second reload is needed.
+    @Test func changesReadBeforeTheRoundLeftReloadOnce() {
+        let h = Harness()
+        h.install("a.so", fakePlugin(kind: "habit", appGroups: ["group.habit"]) { _ in
+            WireResponse(ok: true, entries: [textEntry(Date(timeIntervalSince1970: 0), "count")], policy: WirePolicy(type: "never"))
+        })
+        h.host.start()
+        h.loop.advance(by: 1)
+        #expect(h.launcher.timelineRequests == 1)
+        for i in 0..<10 { h.host.containerChanged(group: "group.habit", name: "/c/group.habit/file\(i)") }
+        h.loop.advance(by: 1)
+        #expect(h.launcher.timelineRequests == 2, "ten renames read in one go are one reload")
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/file0")
+        h.loop.advance(by: 0)
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/file1")
+        h.loop.advance(by: 1)
+        #expect(h.launcher.timelineRequests == 4, "a change after the requests left gets the trailing reload")
+    }
+
     @Test func removingAPluginMarksItsOutputsRemoved() throws {
         let h = Harness()
         h.install("a.so", fakePlugin(kind: "k") { _ in

@@ -55,6 +55,9 @@ final class VirtualLoop: HostLoop {
     }
 
     var armedWallDates: [Date] { wallTimers.compactMap(\.armedDate) }
+
+    /// Monotonic timers armed now (each one a wake-up to come).
+    var scheduledTimers: Int { timers.filter { $0.deadline != nil }.count }
 }
 
 final class VirtualTimer: HostTimer {

@@ -10,7 +10,7 @@ public final class WidgetInstance {
     /// halves).
     public internal(set) var entries: [WireEntry] = [] {
         didSet {
-            if zip(entries, entries.dropFirst()).contains(where: { $0.date > $1.date }) { entries.sort { $0.date < $1.date } }
+            if !TimelineScheduler.isAscending(entries) { entries.sort { $0.date < $1.date } }
         }
     }
     public internal(set) var policy: ReloadPolicy = .atEnd
@@ -78,14 +78,14 @@ public final class TimelineScheduler {
         public init() {}
     }
 
-    public private(set) var instances: [String: WidgetInstance] = [:] { didSet { orderedCache = nil } }
-    /// `instances` by id, kept between changes: every entry swap went through all of them,
-    /// sorted afresh (issue 16).
-    private var orderedCache: [WidgetInstance]?
-    private var ordered: [WidgetInstance] {
-        if let orderedCache { return orderedCache }
+    public private(set) var instances: [String: WidgetInstance] = [:] { didSet { ordered = nil } }
+    /// `instances` by id (the order every pass visits them in), sorted once per change of the set:
+    /// a reload round evaluates once per answer.
+    private var ordered: [WidgetInstance]?
+    private var orderedInstances: [WidgetInstance] {
+        if let o = ordered { return o }
         let o = instances.values.sorted { $0.id < $1.id }
-        orderedCache = o
+        ordered = o
         return o
     }
     public var settings: Settings
@@ -166,7 +166,7 @@ public final class TimelineScheduler {
     /// after an interaction does not (`ReloadReason.interaction`). Over budget, the request waits
     /// until the budget allows, coalesced with any other.
     public func reload(reason: String, budgeted: Bool = true, where filter: (InstanceSpec) -> Bool) {
-        for inst in ordered where filter(inst.spec) {
+        for inst in orderedInstances where filter(inst.spec) {
             if inst.inFlight {
                 inst.pendingBudgeted = inst.pendingReason == nil ? budgeted : (inst.pendingBudgeted && budgeted)
                 inst.pendingReason = reason
@@ -240,7 +240,10 @@ public final class TimelineScheduler {
                 // The same timeline again (a container change that touched another widget's
                 // data, a clock answering within the same second) is neither saved nor drawn
                 // again; only the next reload is planned.
-                let sorted = entries.sorted { $0.date < $1.date }
+                // Already ascending (as providers return them): kept as they came, so an answer
+                // remembered by the connection (`WireAnswerMemo`) shares its storage with the
+                // entries accepted from it, and comparing the two is one pointer comparison.
+                let sorted = Self.isAscending(entries) ? entries : entries.sorted { $0.date < $1.date }
                 let unchanged = inst.lastError == nil && sorted == inst.entries && r.policy == inst.acceptedPolicy
                 inst.entries = sorted
                 inst.acceptedPolicy = r.policy
@@ -285,6 +288,15 @@ public final class TimelineScheduler {
         evaluate()
     }
 
+    static func isAscending(_ entries: [WireEntry]) -> Bool {
+        var i = 1
+        while i < entries.count {
+            if entries[i].date < entries[i - 1].date { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Shows the due entry of every instance, starts due reloads and re-arms the timer.
     public func evaluate() {
         guard !evaluating else { evaluateAgain = true; return }
@@ -300,7 +312,7 @@ public final class TimelineScheduler {
         let now = loop.now
         var next: Date?
         func consider(_ d: Date?) { if let d { next = next.map { min($0, d) } ?? d } }
-        for inst in ordered {
+        for inst in orderedInstances {
             if let r = inst.nextReload, !inst.inFlight {
                 if r <= now {
                     inst.nextReload = nil

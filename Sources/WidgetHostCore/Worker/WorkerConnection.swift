@@ -14,6 +14,9 @@ public struct WorkerFailure: Error, Equatable, CustomStringConvertible {
 /// Threading: loop thread only; `reply` is called on the loop thread exactly once per request —
 /// with the response, or with a failure when the worker dies, misses `timeout`, or is stopped.
 public protocol WorkerConnection: AnyObject {
+    /// Queues `request`. It leaves for the worker at the end of the current loop iteration, with
+    /// every other request of the iteration (never before: the container throttle counts on
+    /// every change read in the iteration being seen by the requests it caused, `BurstThrottle`).
     func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void)
     /// Ends the worker: closes its stdin (it exits 0), and kills it if it has not exited shortly
     /// after. Pending requests fail. Idempotent.
