@@ -27,9 +27,7 @@ enum LimitsWiring {
     /// At start: the last good timeline of every instance whose plugin file is still there is
     /// on screen at once, before any worker has answered (DESIGN §8).
     static func showSavedTimelines(host: WidgetHost) {
-        for (spec, entries) in host.enforcer.store.saved(pluginDirectory: host.config.paths.plugins) {
-            host.scheduler.preload(spec, entries: entries)
-        }
+        host.scheduler.preload(host.enforcer.store.saved(pluginDirectory: host.config.paths.plugins).map { (spec: $0.0, entries: $0.1) })
     }
 }
 

@@ -150,14 +150,16 @@ public final class TimelineScheduler {
         evaluate()
     }
 
-    /// Shows a saved timeline at start, before the instance's bundle has answered; the instance
-    /// loads for real when a plan with its bundle arrives (`setInstances`).
-    public func preload(_ spec: InstanceSpec, entries: [WireEntry]) {
-        guard instances[spec.id] == nil else { return }
-        let inst = WidgetInstance(spec: spec)
-        inst.entries = entries.sorted { $0.date < $1.date }
-        inst.preloaded = true
-        instances[spec.id] = inst
+    /// Shows saved timelines at start, before the instances' bundles have answered; each
+    /// instance loads for real when a plan with its bundle arrives (`setInstances`). One
+    /// evaluation for them all (one per timeline was quadratic in the number of widgets).
+    public func preload(_ saved: [(spec: InstanceSpec, entries: [WireEntry])]) {
+        for (spec, entries) in saved where instances[spec.id] == nil {
+            let inst = WidgetInstance(spec: spec)
+            inst.entries = entries
+            inst.preloaded = true
+            instances[spec.id] = inst
+        }
         evaluate()
     }
 
