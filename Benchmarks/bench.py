@@ -15,7 +15,12 @@ other (never concurrently), so the ratios compare like with like.
       accessoryInline) instead of the C benchmark plugin's: a user's real set-up, two workers.
   W2  latency from a file write to the updated output: the host's output file and its stdout,
       vs i3blocks polling (interval 1), i3blocks with `signal` (sent right after the write) and
-      an i3blocks `persist` block fed by inotifywait.
+      an i3blocks `persist` block fed by inotifywait. Those are timed from Python around its own
+      write (ext4, ~0.5 ms) with 0.2-ms polling: a program that does nothing but react measures
+      ~0.6 ms there. With --probes, W2 is also timed without either: `w2probe` writes the
+      container file on tmpfs and waits on inotify for the output's rename, from the writer's
+      rename returning; against the host and the C floor `w2floor` (inotify → read → temp +
+      rename, in one process and via a worker process over a pipe: WidgetHost's two hops).
   W3  idle: widgets with nothing due, for --duration s: voluntary context switches (wake-ups)
       and CPU of the host and its workers.
   W4  entry-swap lateness: 10 widgets with one-second entries, >= 600 swaps, measured on the
@@ -457,7 +462,54 @@ def pct(values, p):
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
 
 
+def w2_probe_run(args, container, out_dir, out_name):
+    """`w2probe` against whatever reacts in `out_dir`: [p10, p50, p90] µs from the rename."""
+    r = subprocess.run([f"{args.probes}/w2probe", container, out_dir, out_name, str(args.changes)],
+                       capture_output=True, text=True, timeout=60 + args.changes)
+    words = r.stdout.split()
+    try:
+        i = words.index("returned:")
+        return [float(words[i + 2]), float(words[i + 4]), float(words[i + 6])]
+    except (ValueError, IndexError):
+        return None
+
+
+def w2_probe(args, results):
+    rows = []
+    for name, extra in (("C floor, one process (inotify → read → temp + rename)", []),
+                        ("C floor, via a worker process over a pipe", ["--worker"])):
+        d = tempfile.mkdtemp(prefix="w2floor-", dir="/dev/shm")
+        os.makedirs(f"{d}/c"); os.makedirs(f"{d}/out")
+        write_atomic(f"{d}/c/file0.txt", "file 0 v0\n")
+        p = subprocess.Popen([f"{args.probes}/w2floor", f"{d}/c", f"{d}/out/file0.txt"] + extra, start_new_session=True)
+        time.sleep(0.3)
+        rows.append((name, w2_probe_run(args, f"{d}/c", f"{d}/out", "file0.txt")))
+        os.killpg(p.pid, signal.SIGKILL)  # and its worker child
+        p.wait()
+        shutil.rmtree(d, ignore_errors=True)
+    h = HostSetup(args.host, args.plugin, FILE_WIDGETS[:1], outputs=["txt"])
+    shm = tempfile.mkdtemp(prefix="w2-containers-", dir="/dev/shm")
+    shutil.rmtree(f"{h.dir}/containers")
+    os.symlink(shm, f"{h.dir}/containers")
+    os.makedirs(f"{shm}/group.bench", mode=0o700)
+    write_atomic(f"{shm}/group.bench/file0.txt", "file 0 v0\n")
+    r = Run(h.argv())
+    wait_for(lambda: read(h.out("file0")) is not None)
+    time.sleep(0.3)
+    rows.append(("widgethost → out file", w2_probe_run(args, f"{shm}/group.bench", h.out_dir, "file0.txt")))
+    r.stop()
+    h.cleanup()
+    shutil.rmtree(shm, ignore_errors=True)
+    lines = [f"### W2 by probe — container on tmpfs, writer's rename → output renamed (inotify, no polling), {args.changes} changes", "",
+             "| reacting program | p10 µs | p50 µs | p90 µs |", "| --- | --- | --- | --- |"]
+    for name, v in rows:
+        lines.append(f"| {name} | " + (" | ".join(f"{x:.0f}" for x in v) if v else "n/a | n/a | n/a") + " |")
+    results.append("\n".join(lines))
+
+
 def w2(args, results):
+    if args.probes and os.path.isdir("/dev/shm"):
+        w2_probe(args, results)
     rows = []
     file_lat, out_lat = latencies_host(args)
     rows.append(("widgethost → out file", file_lat))
@@ -690,6 +742,7 @@ def main():
     ap.add_argument("--plugin", required=True, help="the compiled Benchmarks/plugins/bench_widgets.c")
     ap.add_argument("--habit", help="the HabitWidget .so (W6, a Swift plugin)")
     ap.add_argument("--system", help="the SystemWidgets .so (W1s, the Swift system bundle's clock)")
+    ap.add_argument("--probes", help="the folder with w2probe and w2floor (W2 without polling)")
     ap.add_argument("--only", default="W1,W1r,W1s,W2,W3,W4,W5,W6,W7")
     ap.add_argument("--host-outputs", default="txt,files",
                     help="W1: one host row per outputs setting (txt: out/<id>.txt only; files: .txt and .json; "
@@ -713,8 +766,10 @@ def main():
                + ", ".join(p for p in ("i3blocks", "i3status", "conky", "inotifywait") if have(p))]
     for w in args.only.split(","):
         print(f"running {w}…", file=sys.stderr, flush=True)
+        before = len(results)
         {"W1": w1, "W1r": w1r, "W1s": w1s, "W7": w7, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6}[w.strip()](args, results)
-        print(results[-1] + "\n", flush=True)
+        for table in results[before:]:
+            print(table + "\n", flush=True)
     if args.out:
         with open(args.out, "w") as f:
             f.write("\n\n".join(results) + "\n")

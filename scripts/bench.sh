@@ -18,5 +18,9 @@ widgethost="$(bash scripts/install-plugins.sh release)"
 bin="$(dirname "$widgethost")"
 mkdir -p .build/bench
 cc -shared -fPIC -O2 -I Sources/CWidgetPluginABI/include -o .build/bench/bench_widgets.so Benchmarks/plugins/bench_widgets.c
+# W2's probe (writes a container file, waits on inotify for the output) and its C floor.
+cc -O2 -o .build/bench/w2probe Benchmarks/probes/w2probe.c
+cc -O2 -o .build/bench/w2floor Benchmarks/probes/w2floor.c
 exec python3 Benchmarks/bench.py --host "$widgethost" --plugin "$PWD/.build/bench/bench_widgets.so" \
-  --habit "$bin/libHabitWidget.so" --system "$bin/libSystemWidgets.so" --out Benchmarks/latest.md "$@"
+  --habit "$bin/libHabitWidget.so" --system "$bin/libSystemWidgets.so" --probes "$PWD/.build/bench" \
+  --out Benchmarks/latest.md "$@"
