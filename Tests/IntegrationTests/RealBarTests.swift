@@ -119,7 +119,10 @@ import Glibc
         if !eventually(timeout: Self.patience, sameAsReference) {
             Issue.record("the recipe's bar differs from the expected text \"\(expected)\"; follow printed \(s.follow(Self.habit, "polybar"))\npolybar:\n\(recipeBar.stderr)")
         }
-        #expect(!recipeBar.stderr.contains("error"), "polybar:\n\(recipeBar.stderr)")
+        // Errors about the recipe, not fontconfig failing to write its font cache (seen once,
+        // under load, with the two bars starting together): that says nothing of the module.
+        let recipeErrors = recipeBar.stderr.split(separator: "\n").filter { $0.contains("error") && !$0.contains("Fontconfig error: No writable cache") }
+        #expect(recipeErrors.isEmpty, "polybar:\n\(recipeBar.stderr)")
         // A real left click on the module: polybar runs the %{A1:…:} command.
         #expect(s.run(xdotool, ["mousemove", "40", "12", "click", "1"]).status == 0)
         #expect(eventually(timeout: Self.patience) { s.text(Self.habit)?.contains(" 1/8 ") == true }, "polybar:\n\(recipeBar.stderr)\nhost:\n\(host.stderr)")
