@@ -242,12 +242,13 @@ public final class TimelineScheduler {
                 // The same timeline again (a container change that touched another widget's
                 // data, a clock answering within the same second) is neither saved nor drawn
                 // again; only the next reload is planned.
-                // Already ascending (as providers return them): kept as they came, so an answer
-                // remembered by the connection (`WireAnswerMemo`) shares its storage with the
-                // entries accepted from it, and comparing the two is one pointer comparison.
-                let sorted = Self.isAscending(entries) ? entries : entries.sorted { $0.date < $1.date }
-                let unchanged = inst.lastError == nil && sorted == inst.entries && r.policy == inst.acceptedPolicy
-                inst.entries = sorted
+                // `entries` sorts what it is given only when it is not ascending already (as
+                // providers return them): an answer remembered by the connection
+                // (`WireAnswerMemo`) then shares its storage with the entries accepted from it,
+                // and comparing the two is one pointer comparison.
+                let previous = inst.entries
+                inst.entries = entries
+                let unchanged = inst.lastError == nil && inst.entries == previous && r.policy == inst.acceptedPolicy
                 inst.acceptedPolicy = r.policy
                 inst.policy = ReloadPolicy(r.policy)
                 inst.nextReload = inst.policy.nextReload(entries: inst.entries, requestedAt: inst.lastRequest ?? now, arrivedAt: now,

@@ -128,11 +128,7 @@ public final class OutputDirectory {
     /// The write by rename; returns the descriptor of the file now under `name`.
     private func rename(_ name: String, _ body: UnsafeRawBufferPointer, newline: Bool, mode: mode_t) throws -> Int32 {
         let tmp = "." + name + tempSuffix
-        var fd = openat(self.fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        if fd < 0 && errno == EEXIST {
-            unlinkat(self.fd, tmp, 0)
-            fd = openat(self.fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        }
+        let fd = createAfresh(tmp, mode: mode)
         guard fd >= 0 else { throw FileIO.Failure(description: "cannot write \(path)/\(tmp): \(FileIO.errnoText())") }
         guard Self.writeAll(fd, body, newline: newline) else {
             let e = FileIO.errnoText()
@@ -149,13 +145,18 @@ public final class OutputDirectory {
 
     /// Creates the spare of `name` (empty, hidden) and returns its descriptor; nil when it cannot.
     private func makeSpare(_ name: String, mode: mode_t) -> Int32? {
-        let spare = "." + name + Self.spareSuffix
-        var fd = openat(self.fd, spare, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        if fd < 0 && errno == EEXIST {
-            unlinkat(self.fd, spare, 0)
-            fd = openat(self.fd, spare, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        }
+        let fd = createAfresh("." + name + Self.spareSuffix, mode: mode)
         return fd >= 0 ? fd : nil
+    }
+
+    /// Opens a new empty file `name` for writing (`O_CREAT | O_EXCL | O_NOFOLLOW`): whatever is
+    /// there (a leftover, a planted symlink) is removed first, never followed. -1 with errno set.
+    private func createAfresh(_ name: String, mode: mode_t) -> Int32 {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let fd = openat(self.fd, name, flags, mode)
+        guard fd < 0 && errno == EEXIST else { return fd }
+        unlinkat(self.fd, name, 0)
+        return openat(self.fd, name, flags, mode)
     }
 
     /// SIGIO ignored, once: a lease break signals the lease holder with it, and its default
