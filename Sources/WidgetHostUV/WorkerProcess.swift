@@ -116,6 +116,12 @@ public final class WorkerProcess: WorkerConnection {
         outgoing.append(contentsOf: Framing.frame(payload))
     }
 
+    public func sendSettings(_ arguments: [String]) {
+        guard !stopped, exitStatus == nil else { return }
+        if outgoing.isEmpty { flushTimer?.start(milliseconds: 0) }
+        outgoing.append(contentsOf: Framing.frame(WorkerSettings.encode(arguments)))
+    }
+
     private func flushRequests() {
         guard !outgoing.isEmpty, !stopped, exitStatus == nil else { outgoing = []; return }
         process.stdinPipe.write(outgoing)

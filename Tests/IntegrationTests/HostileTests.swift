@@ -130,6 +130,15 @@ func buildHostile(in dir: String, name: String, defines: [String]) throws -> Str
         }
     }
 
+    /// The describe runs in a child of the worker (`WorkerSettings`): its crash still rejects
+    /// the plugin at once, naming the signal, as a worker's own crash does.
+    @Test func aCrashInDescribeIsRefusedWithTheSignal() throws {
+        try withHostile(mode(10)) { d in
+            #expect(eventually { d.stderr.contains("plugin rejected: hostile.so") }, "\(d.stderr.suffix(2000))")
+            #expect(d.stderr.contains("worker was killed by signal \(SIGSEGV)"), "\(d.stderr.suffix(2000))")
+        }
+    }
+
     @Test func aTruncatedSharedObjectIsRefused() throws {
         try withHostile({ dir in
             let so = try buildHostile(in: dir, name: "full", defines: ["MODE=0"])

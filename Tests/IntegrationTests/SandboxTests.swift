@@ -69,6 +69,22 @@ let sandboxTestsRun: Bool = {
         #expect(!r.planted)
     }
 
+    /// `describe` runs under the base sandbox even for a bundle that declares an app group, and
+    /// the worker that described it then serves with the group's container (`WorkerSettings`):
+    /// one worker start, not two.
+    @Test(.enabled(if: sandboxTestsRun, "this kernel has no Landlock"))
+    func describeRunsUnderTheBaseSandboxInTheWorkerThatThenServes() throws {
+        var described = true, starts = -1, log = ""
+        let r = try probe(declared: true) { d in
+            described = FileManagerFree.exists(d.dir.path + "/containers/group.fault/described.txt")
+            log = d.stderr
+            starts = log.components(separatedBy: "worker started: pid").count - 1
+        }
+        #expect(r.text == "rh=no wh=no rg=ok wg=ok cn=ok", "\(r.text)")
+        #expect(!described, "describe wrote into the container")
+        #expect(starts == 1, "\(log.suffix(2000))")
+    }
+
     /// Where there is no sandbox (a kernel without Landlock, or `WIDGETHOST_SANDBOX=off`) the
     /// workers run unsandboxed, and the log and `status` say so.
     @Test func withoutTheSandboxTheLogAndStatusSaySo() throws {

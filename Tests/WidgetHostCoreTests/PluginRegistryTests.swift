@@ -38,6 +38,31 @@ import Glibc
         #expect(events == ["loaded org.test.v1", "replaced org.test.v1 by org.test.v2", "removed org.test.v2"])
     }
 
+    /// A new bundle is described and served by one worker (`WorkerSettings`): launched with the
+    /// settings of a bundle not yet described plus `--settings-after-describe`, it gets the
+    /// settings its manifest earns (here its app group's container) right after `describe` and
+    /// before any other request, and no second worker is started.
+    @Test func oneWorkerDescribesThenServesUnderTheManifestsSettings() {
+        let launcher = FakeLauncher()
+        let registry = PluginRegistry(launcher: launcher, snapshotDirectory: nil, logger: logger)
+        registry.workerArguments = { bundle in ["--sandbox", (["no-network"] + bundle.manifest.appGroups.map { "/c/" + $0 }).joined(separator: "\n")] }
+        registry.onEvent = { e in
+            if case .loaded(let b) = e {
+                registry.call(b, WireRequest(op: .timeline, kind: "k", family: .systemSmall)) { _ in }
+            }
+        }
+        launcher.plugins["/p/a.so"] = fakePlugin(bundleId: "org.test.a", appGroups: ["group.a"]) { _ in WireResponse(ok: true, entries: [textEntry(Date(), "a")]) }
+        registry.reconcile([PluginFile(path: "/p/a.so", fingerprint: "1")])
+        #expect(launcher.workers.count == 1)
+        let w = launcher.workers[0]
+        #expect(w.arguments == ["--sandbox", "no-network", "--settings-after-describe"])
+        #expect(w.requests.map(\.op) == [.describe, .timeline])
+        #expect(w.settings.count == 1)
+        #expect(w.settings.first?.arguments == ["--sandbox", "no-network\n/c/group.a"])
+        #expect(w.settings.first?.afterRequests == 1, "the settings leave after describe, before the timeline")
+        #expect(!w.stopped)
+    }
+
     /// A restart runs an unchanged bundle from the copy the previous run made (no new copy of a
     /// 5–10 MB file at every start); a changed or damaged one is copied again; the rest of the
     /// previous run's copies are removed.

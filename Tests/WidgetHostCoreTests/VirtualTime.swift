@@ -86,7 +86,12 @@ final class FakeWorker: WorkerConnection {
     var answer: (WireRequest) -> Result<WireResponse, WorkerFailure>
     private(set) var requests: [WireRequest] = []
     private(set) var stopped = false
+    /// What `sendSettings` delivered, in order, with the number of requests sent before each.
+    private(set) var settings: [(arguments: [String], afterRequests: Int)] = []
+    /// The `worker` arguments it was launched with.
+    var arguments: [String] = []
     init(answer: @escaping (WireRequest) -> Result<WireResponse, WorkerFailure>) { self.answer = answer }
+    func sendSettings(_ arguments: [String]) { settings.append((arguments, requests.count)) }
     func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void) {
         requests.append(request)
         if stopped { reply(.failure(WorkerFailure("stopped"))); return }
@@ -105,6 +110,11 @@ final class FakeLauncher: WorkerLauncher {
         let w = FakeWorker(answer: answer)
         workers.append(w)
         return .success(w)
+    }
+    func launch(pluginPath: String, arguments: [String], onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
+        let result = launch(pluginPath: pluginPath, onExit: onExit)
+        workers.last?.arguments = arguments
+        return result
     }
     var timelineRequests: Int { workers.reduce(0) { $0 + $1.requests.filter { $0.op == .timeline }.count } }
 }

@@ -130,8 +130,10 @@ public final class PluginRegistry {
         }
         let candidate = LoadedBundle(file: file, runPath: runPath,
                                      manifest: BundleManifest(bundleId: "?", sdkVersion: "", abiVersion: 0, widgets: [], appGroups: []))
-        let arguments = workerArguments(candidate)
-        guard let connection = startWorker(candidate) else {
+        // The describe runs under the settings of a bundle not yet described (the base
+        // sandbox) in a child of the worker, which then serves under the manifest's
+        // (`WorkerSettings`): one process start, not a second worker.
+        guard let connection = startWorker(candidate, arguments: workerArguments(candidate) + ["--" + WorkerSettings.afterDescribeFlag]) else {
             removeSnapshot(candidate)
             return
         }
@@ -155,9 +157,7 @@ public final class PluginRegistry {
                     return
                 }
                 candidate.manifest = r.manifest!
-                // It was described under the base sandbox: a bundle whose manifest asks for
-                // containers or network gets a worker with them on its next call.
-                if self.workerArguments(candidate) != arguments { self.stopWorker(candidate) }
+                candidate.connection?.sendSettings(self.workerArguments(candidate))
                 self.install(candidate)
             }
         }
@@ -228,10 +228,10 @@ public final class PluginRegistry {
         validating.removeAll()
     }
 
-    private func startWorker(_ bundle: LoadedBundle) -> (any WorkerConnection)? {
+    private func startWorker(_ bundle: LoadedBundle, arguments: [String]? = nil) -> (any WorkerConnection)? {
         bundle.workerGeneration += 1
         let generation = bundle.workerGeneration
-        let result = launcher.launch(pluginPath: bundle.runPath, arguments: workerArguments(bundle)) { [weak self, weak bundle] failure in
+        let result = launcher.launch(pluginPath: bundle.runPath, arguments: arguments ?? workerArguments(bundle)) { [weak self, weak bundle] failure in
             guard let self, let bundle, bundle.workerGeneration == generation else { return }
             bundle.connection = nil
             self.logger.warning("worker exited: \(bundle.name): \(self.clean(failure.description, bundle))")

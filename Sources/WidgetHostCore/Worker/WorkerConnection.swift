@@ -18,6 +18,11 @@ public protocol WorkerConnection: AnyObject {
     /// every other request of the iteration (never before: the container throttle counts on
     /// every change read in the iteration being seen by the requests it caused, `BurstThrottle`).
     func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void)
+    /// For a worker launched with `--settings-after-describe` (`WorkerSettings`), after its
+    /// `describe` answer: the `worker` arguments it serves with (limits, the sandbox the manifest
+    /// earns). Leaves after everything sent before it and before everything sent after it; has no
+    /// answer. Ignored once the worker has exited or was stopped.
+    func sendSettings(_ arguments: [String])
     /// Ends the worker: closes its stdin (it exits 0), and kills it if it has not exited shortly
     /// after. Pending requests fail. Idempotent.
     func stop()

@@ -50,20 +50,56 @@ public final class WorkerServer: @unchecked Sendable {
             for request in frames {
                 if !batching.mayWait(for: request) { flush() }
                 let started = Self.monotonicNanoseconds()
-                let (answer, tooLarge) = plugin.invoke(request, limit: maxResponse)
+                let response = answer(request)
                 batching.record(request, nanoseconds: Self.monotonicNanoseconds() &- started)
-                if let tooLarge {
-                    let r = WireResponse.failure("response of \(tooLarge) bytes exceeds the limit of \(maxResponse) bytes (maxResponseBytes)")
-                    answers.append(Framing.frame((try? WireCodec.encode(r)) ?? Data()))
-                    continue
-                }
-                let response = answer
-                    ?? (try? WireCodec.encode(WireResponse.failure("plugin invoke returned an error status")))
-                    ?? Data()
                 answers.append(Framing.frame(response))
             }
             flush()
         }
+    }
+
+    /// The plugin's answer to one request frame, or an `ok:false` answer saying why there is none
+    /// (an error status, a response over `maxResponse`).
+    private func answer(_ request: Data) -> Data {
+        let (answer, tooLarge) = plugin.invoke(request, limit: maxResponse)
+        if let tooLarge {
+            let r = WireResponse.failure("response of \(tooLarge) bytes exceeds the limit of \(maxResponse) bytes (maxResponseBytes)")
+            return (try? WireCodec.encode(r)) ?? Data()
+        }
+        return answer
+            ?? (try? WireCodec.encode(WireResponse.failure("plugin invoke returned an error status")))
+            ?? Data()
+    }
+
+    /// Reads exactly one request frame from `input` — not a byte past it, for what follows
+    /// belongs to whoever reads the pipe next — answers it on `output`, and returns true; false
+    /// at the end of input or when the answer cannot be written. On the calling thread.
+    public func answerOne() -> Bool {
+        guard let request = Self.readFrame(input, maxFrame: maxFrame) else { return false }
+        return FileIO.writeAll(output, Framing.frame(answer(request)))
+    }
+
+    /// One frame read from `fd` with exact reads: its payload, or nil at the end of input (also
+    /// in the middle of a frame). A frame over `maxFrame` ends the process (`fail`).
+    public static func readFrame(_ fd: Int32, maxFrame: Int) -> Data? {
+        var header = [UInt8](repeating: 0, count: 4)
+        guard readExactly(fd, &header) else { return nil }
+        let n = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+        if n > maxFrame { fail("request rejected: \(FrameDecoder.Oversized(length: n, limit: maxFrame))") }
+        var payload = [UInt8](repeating: 0, count: n)
+        guard readExactly(fd, &payload) else { return nil }
+        return Data(payload)
+    }
+
+    private static func readExactly(_ fd: Int32, _ bytes: inout [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
     }
 
     static func monotonicNanoseconds() -> UInt64 {

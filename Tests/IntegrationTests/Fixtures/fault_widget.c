@@ -13,7 +13,8 @@
  *   30 probes its sandbox: reads -DSECRET="\"/path\"", creates -DPLANT="\"/path\"", reads and writes
  *      $WIDGETHOST_CONTAINERS/group.fault/{inside,written}.txt, connects to 127.0.0.1:-DPORT; its
  *      text says what each got: "rh=… wh=… rg=… wg=… cn=…" (read/write home, read/write group,
- *      connect), each "ok", "no" (EACCES), or another errno's name
+ *      connect), each "ok", "no" (EACCES), or another errno's name; its describe tries to create
+ *      $WIDGETHOST_CONTAINERS/group.fault/described.txt
  * With -DAPP_GROUP="\"group.x\"" the manifest declares that app group; with -DNETWORK it asks
  * for the "network" permission.
  */
@@ -124,6 +125,14 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
     memcpy(req, request, n);
     req[n] = 0;
     if (strstr(req, "\"op\":\"describe\"")) {
+#if FAULT == 30
+        /* describe runs under the base sandbox: this write must be refused even when the
+           manifest declares the group (SandboxTests). */
+        const char *groups = getenv("WIDGETHOST_CONTAINERS");
+        char described[1024];
+        snprintf(described, sizeof described, "%s/group.fault/described.txt", groups ? groups : "");
+        (void)try_write(described);
+#endif
         return answer(text("{\"manifest\":{\"abiVersion\":1,\"appGroups\":[" GROUPS "],\"bundleId\":\"org.example.fault\","
                            "\"sdkVersion\":\"\",\"widgets\":[{\"configuration\":\"StaticConfiguration\","
                            "\"description\":\"Fault injection.\",\"displayName\":\"Fault\","

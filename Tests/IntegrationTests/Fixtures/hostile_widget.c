@@ -6,7 +6,8 @@
  *   each entry reaches out/ticker-systemSmall.json.
  * Otherwise kind "hostile" (systemSmall), whose timeline misbehaves as -DMODE=… says:
  *   1 hang, 2 segfault, 3 abort, 4 allocate until killed, 5 one million entries,
- *   6 a 100 MB tree, 7 spam stdout (then answer), 8 malformed bytes, 9 wrong ABI version (table).
+ *   6 a 100 MB tree, 7 spam stdout (then answer), 8 malformed bytes, 9 wrong ABI version (table),
+ *   10 segfault in describe.
  * -DEVERY_OP: placeholder and snapshot answer (and misbehave) like timeline, not with a bare
  *   {"ok":true} (the `validate` tests, ValidateTests.swift).
  * -DSDK_VERSION='"x.y.z"': the SDK version the table declares (default "": none, as C plugins).
@@ -57,6 +58,9 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
     memcpy(req, request, n);
     req[n] = 0;
     if (strstr(req, "\"op\":\"describe\"")) {
+#if MODE == 10
+        raise(SIGSEGV);
+#endif
         return answer(text("{\"manifest\":{\"abiVersion\":1,\"appGroups\":[],\"bundleId\":\"" BUNDLE "\","
                            "\"sdkVersion\":\"\",\"widgets\":[{\"configuration\":\"StaticConfiguration\","
                            "\"description\":\"Fixture.\",\"displayName\":\"Fixture\","
