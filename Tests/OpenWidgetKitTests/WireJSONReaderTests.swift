@@ -187,6 +187,28 @@ func everyFieldNode() -> ViewNode {
         #expect(try WireCodec.decode(WireResponse.self, from: written).entries?.first?.view.value?.isNaN == true)
     }
 
+    /// Requests are written directly (`WireCodec.encodeRequest`): byte for byte what
+    /// `JSONEncoder` writes, for every op and every optional field, escapes included.
+    @Test func requestsAreWrittenAsJSONEncoderWritesThem() throws {
+        let requests = [
+            WireRequest(op: .describe),
+            WireRequest(op: .timeline, kind: "clock", family: .accessoryInline),
+            WireRequest(op: .snapshot, kind: "k\"q\\/é\n", family: .systemMedium, displaySize: DisplaySize(width: 329.5, height: 155),
+                        configuration: ["b": .bool(true), "a": .number(2.5), "s": .string("x/y"), "n": .null,
+                                        "o": .object(["z": .array([.number(1), .string("\u{1}")])])],
+                        isPreview: false),
+            WireRequest(op: .perform, kind: "habit", family: .systemSmall, isPreview: true,
+                        action: IntentAction(id: "0", intent: "Toggle", parameters: ["day": .number(3)], title: "Done")),
+            WireRequest(op: .perform, kind: "habit", action: IntentAction(id: "1.2", intent: "Toggle", parameters: [:])),
+            WireRequest(op: .preview, kind: "p1"),
+        ]
+        for r in requests {
+            let written = WireCodec.encodeRequest(r)
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: try WireCodec.encode(r), as: UTF8.self))
+            #expect(try WireCodec.decode(WireRequest.self, from: written) == r)
+        }
+    }
+
     @Test func aManifestIsLeftToJSONEncoder() {
         let m = BundleManifest(bundleId: "b", sdkVersion: "1", abiVersion: 1, widgets: [], appGroups: [])
         #expect(WireJSONWriter.response(WireResponse(ok: true, manifest: m)) == nil)

@@ -231,6 +231,28 @@ public struct WireJSONWriter {
         endObject()
     }
 
+    /// A request, as the host sends it to a worker (keys sorted as `JSONEncoder` sorts them).
+    public mutating func value(_ r: WireRequest) {
+        beginObject()
+        if let a = r.action {
+            key("action"); beginObject()
+            key("id"); string(a.id)
+            key("intent"); string(a.intent)
+            key("parameters"); value(a.parameters)
+            member("title", a.title)
+            endObject()
+        }
+        member("configuration", r.configuration)
+        if let size = r.displaySize {
+            key("displaySize"); beginObject(); key("height"); number(size.height); key("width"); number(size.width); endObject()
+        }
+        member("family", r.family?.rawValue)
+        member("isPreview", r.isPreview)
+        member("kind", r.kind)
+        key("op"); string(r.op.rawValue)
+        endObject()
+    }
+
     public mutating func value(_ v: JSONValue) {
         switch v {
         case .null: null()

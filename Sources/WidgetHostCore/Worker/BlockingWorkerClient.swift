@@ -95,7 +95,7 @@ public final class BlockingWorkerClient {
     /// With a `timeout` (seconds), a worker that has not answered by then is killed (SIGKILL),
     /// as the daemon does past `requestTimeoutSeconds`, and the call throws.
     public func request(_ request: WireRequest, timeout: Double? = nil) throws -> WireResponse {
-        let payload = try WireCodec.encode(request)
+        let payload = WireCodec.encodeRequest(request)
         let frame = Framing.frame(payload)
         guard Self.writeWithoutSIGPIPE(toWorker, frame) else { throw deathFailure() }
         let data = try nextFrame(deadline: timeout.map { Self.monotonicSeconds() + $0 }, timeout: timeout ?? 0)

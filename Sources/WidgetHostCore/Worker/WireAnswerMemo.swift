@@ -27,7 +27,7 @@ public struct WireAnswerMemo {
     /// The request's payload.
     public mutating func encode(_ request: WireRequest) throws -> Data {
         if let d = encoded[request] { return d }
-        let d = try WireCodec.encode(request)
+        let d = WireCodec.encodeRequest(request)
         guard request.op == .timeline else { return d }
         if encoded.count >= capacity { encoded = [:]; answers = [:] }
         encoded[request] = d
