@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs WidgetHost for the current user in the XDG places (docs/operations.md):
-#   ~/.local/bin/widgethost                              the release binary
+#   ~/.local/bin/widgethost                              the release binary, and beside it
+#   ~/.local/bin/widgethost-{worker,render,desktop}      the worker, the picture renderer, the desktop surface
 #   $XDG_DATA_HOME/widgethost/Plugins/*.so               the example bundles (the default plugin folder)
 #   $XDG_CONFIG_HOME/systemd/user/widgethost{,@}.service the user units (dist/systemd/)
 #   $XDG_DATA_HOME/bash-completion/completions/widgethost, $XDG_DATA_HOME/zsh/site-functions/_widgethost,
@@ -11,7 +12,7 @@
 #
 # Usage: scripts/install.sh --user [--from DIR] [--no-systemctl]
 #        scripts/install.sh --user --uninstall [--no-systemctl]
-#   --from DIR      take widgethost and the lib*.so bundles from DIR (a build products directory)
+#   --from DIR      take the executables and the lib*.so bundles from DIR (a build products directory)
 #                   instead of building release (also $WIDGETHOST_FROM)
 #   --no-systemctl  do not run systemctl --user (daemon-reload, or stop/disable on uninstall)
 #   --uninstall     remove what --user installs; config.json stays unless it is still the default,
@@ -47,6 +48,9 @@ bash_completion="$data_home/bash-completion/completions/widgethost"
 zsh_completion="$data_home/zsh/site-functions/_widgethost"
 fish_completion="$config_home/fish/completions/widgethost.fish"
 bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets)
+# Found by widgethost beside itself: the worker (every plugin runs in one), the render process
+# (png/svg outputs), the desktop surface.
+helpers=(widgethost-worker widgethost-render widgethost-desktop)
 
 say() { echo "$*" >&2; }
 have_systemctl() { [ "$systemctl" = 1 ] && command -v systemctl >/dev/null && systemctl --user show-environment >/dev/null 2>&1; }
@@ -77,6 +81,7 @@ if [ "$uninstall" = 1 ]; then
   rmdir "$plugin_dir" "$data_home/widgethost" 2>/dev/null || true
   remove_file "$bash_completion"; remove_file "$zsh_completion"; remove_file "$fish_completion"
   remove_file "$bin_dir/widgethost"
+  for h in "${helpers[@]}"; do remove_file "$bin_dir/$h"; done
   if [ -f "$config_file" ]; then
     if default_config | cmp -s - "$config_file"; then remove_file "$config_file"; rmdir "$config_home/widgethost" 2>/dev/null || true
     else say "kept $config_file (edited)"; fi
@@ -90,9 +95,12 @@ if [ -z "$from" ]; then
   swift build -c release >&2
   from="$(swift build -c release --show-bin-path)"
 fi
-[ -x "$from/widgethost" ] || { echo "install.sh: no widgethost in $from" >&2; exit 1; }
+for x in widgethost "${helpers[@]}"; do [ -x "$from/$x" ] || { echo "install.sh: no $x in $from" >&2; exit 1; }; done
 for b in "${bundles[@]}"; do [ -f "$from/lib$b.so" ] || { echo "install.sh: no lib$b.so in $from" >&2; exit 1; }; done
 
+# The helpers first: a daemon started from the new widgethost finds their new versions (a
+# running one keeps the worker it opened at start).
+for h in "${helpers[@]}"; do install_file "$from/$h" "$bin_dir/$h" 755; done
 install_file "$from/widgethost" "$bin_dir/widgethost" 755
 mkdir -p "$plugin_dir"
 for b in "${bundles[@]}"; do install_file "$from/lib$b.so" "$plugin_dir/$b.so" 644; done

@@ -277,8 +277,9 @@ public final class WorkerProcess: WorkerConnection {
     }
 }
 
-/// Starts workers as children of this process: `/proc/self/exe worker --plugin <path>` (so a
-/// replaced `widgethost` binary cannot cause version skew), with `SWIFT_BACKTRACE=enable=no`
+/// Starts workers as children of this process: `<executable> worker --plugin <path>`, where the
+/// executable is the pinned `widgethost-worker` (`WorkerExecutable`: a replaced file cannot
+/// cause version skew), with `SWIFT_BACKTRACE=enable=no`
 /// (the backtracer costs 30–60 ms per crash) and `WIDGETHOST_CONTAINERS` set. Loop thread only.
 public final class UVWorkerLauncher: WorkerLauncher {
     private let loop: UVLoop
@@ -286,7 +287,7 @@ public final class UVWorkerLauncher: WorkerLauncher {
     private let logger: Logger
     public var containersRoot: String
 
-    public init(loop: UVLoop, executable: String = "/proc/self/exe", containersRoot: String, logger: Logger) {
+    public init(loop: UVLoop, executable: String, containersRoot: String, logger: Logger) {
         self.loop = loop; self.executable = executable; self.containersRoot = containersRoot; self.logger = logger
     }
 

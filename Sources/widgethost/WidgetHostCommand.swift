@@ -26,8 +26,8 @@ let subcommandList: [any ParsableCommand.Type] = [
     ValidateCommand.self,
 ]
 
-/// The entry point. `worker` — started for every bundle, on every plugin change and after every
-/// crash — and `run` — the daemon — are parsed by hand (`LongOptions`): swift-argument-parser's
+/// The entry point. `worker` runs `widgethost-worker` (`WorkerCommand`), and `run` — the daemon —
+/// is parsed by hand (`LongOptions`), as the worker's arguments are: swift-argument-parser's
 /// parsing was most of a worker's start-up CPU after the dynamic linker, and a third of a daemon's
 /// instructions over its first 20 s (callgrind; issue 6), nearly all of it Swift conformance
 /// lookups. `--help`, and any argument the hand parser does not accept, go through the full
@@ -38,17 +38,7 @@ enum Main {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let rest = Array(arguments.dropFirst())
         let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
-        if arguments.first == "worker", !wantsHelp {
-            do {
-                WorkerMain.run(try WorkerOptions.parse(rest))
-            } catch {
-                // One line in the worker's failure format: the host reports a worker's last line.
-                let message = "widgethost worker: \(error) (usage: widgethost worker --plugin <plugin> [--max-frame <n>] "
-                    + "[--memory-mb <n>] [--max-response-bytes <n>] [--view-deadline-ms <n>])\n"
-                _ = message.withCString { write(2, $0, strlen($0)) }
-                exit(64)
-            }
-        }
+        if arguments.first == "worker", !wantsHelp { WorkerCommand.exec(arguments) }
         if arguments.first == "run", !wantsHelp, let status = RunCommand.runParsedByHand(rest) {
             exit(status)
         }

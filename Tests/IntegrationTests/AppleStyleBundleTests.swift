@@ -10,7 +10,7 @@ import WidgetRendering
     func worker(_ product: String = TestPaths.appleStyleProduct) throws -> BlockingWorkerClient {
         let so = TestPaths.plugin(product)
         try #require(FileManagerFree.exists(so), "\(so) is missing: run `swift build` before `swift test` (scripts/test.sh does)")
-        return try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost,
+        return try BlockingWorkerClient(pluginPath: so, executable: TestPaths.worker,
                                         environment: try shiftedClockEnvironment(at: fixedTestInstant))
     }
 
@@ -90,7 +90,7 @@ import WidgetRendering
         func amount(_ locale: String) throws -> [String] {
             var env = try shiftedClockEnvironment(at: fixedTestInstant)
             env["LC_ALL"] = locale
-            let w = try BlockingWorkerClient(pluginPath: TestPaths.plugin(TestPaths.appleStyleProduct), executable: TestPaths.widgethost,
+            let w = try BlockingWorkerClient(pluginPath: TestPaths.plugin(TestPaths.appleStyleProduct), executable: TestPaths.worker,
                                              environment: env)
             let r = try w.request(WireRequest(op: .timeline, kind: "GalleryWidget", family: .systemLarge))
             var texts: [String] = []

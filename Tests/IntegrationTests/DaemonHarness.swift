@@ -20,8 +20,10 @@ final class RunningDaemon {
     ///   - environment: variables set (or replaced; removed when nil) for the daemon on top of the test's own.
     ///   - arguments: replace the default `--stdout jsonl --log-level debug`.
     ///   - prepare: called with the directory before the daemon starts (a state a previous run left, plugins present at start).
+    ///   - executable: the `widgethost` to run (a copy elsewhere, with its `widgethost-worker`).
     init(config: String = RunningDaemon.defaultConfig, wrapper: [String] = [], environment: [String: String?] = [:],
-         arguments: [String] = ["--stdout", "jsonl", "--log-level", "debug"], prepare: (String) throws -> Void = { _ in }) throws {
+         arguments: [String] = ["--stdout", "jsonl", "--log-level", "debug"], executable: String = TestPaths.widgethost,
+         prepare: (String) throws -> Void = { _ in }) throws {
         dir = TempDir()
         mkdir(dir.path + "/Plugins", 0o755)
         try prepare(dir.path)
@@ -33,7 +35,7 @@ final class RunningDaemon {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, dir.path + "/stdout.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, dir.path + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = wrapper + [TestPaths.widgethost, "run", "--config", dir.path + "/config.json"] + arguments
+        let argv = wrapper + [executable, "run", "--config", dir.path + "/config.json"] + arguments
         let cArgv = argv.map { strdup($0) } + [nil]
         var env = currentEnvironment()
         for (k, v) in environment {

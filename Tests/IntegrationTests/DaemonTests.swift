@@ -72,6 +72,25 @@ import Glibc
         #expect(eventually { d.text(id) == "v2 still #0" }, "the old version keeps serving")
     }
 
+    /// Workers start from the `widgethost-worker` the daemon found at start, held open: one
+    /// replaced under a running daemon (an upgrade renames a new file over it) cannot start with
+    /// another version's protocol; the daemon's own version keeps starting.
+    @Test func workersStartFromTheWorkerExecutableFoundAtStart() throws {
+        let bin = TempDir(); defer { bin.remove() }
+        try #require(run("/bin/cp", [TestPaths.widgethost, TestPaths.worker, bin.path + "/"]).status == 0)
+        let d = try RunningDaemon(executable: bin.path + "/widgethost")
+        d.install(try buildProbe(in: d.dir.path, name: "v1", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        // The "upgrade": a worker that cannot serve, renamed over the one the daemon started with.
+        FileManagerFree.write(bin.path + "/new-worker", "#!/bin/sh\necho 'widgethost worker: another version' >&2\nexit 3\n")
+        chmod(bin.path + "/new-worker", 0o755)
+        try #require(rename(bin.path + "/new-worker", bin.path + "/widgethost-worker") == 0)
+        // A new version of the bundle needs a new worker.
+        d.install(try buildProbe(in: d.dir.path, name: "v2", defines: ["PROBE_VERSION=2", "PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v2 none #0" }, "stderr:\n\(d.stderr)")
+        #expect(!d.stderr.contains("another version"))
+    }
+
     @Test func removedPluginMarksItsOutputsRemoved() throws {
         let d = try RunningDaemon()
         d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")

@@ -17,7 +17,7 @@ import Glibc
         // and when their policies reload do not depend on the day the tests run.
         var env = try shiftedClockEnvironment(at: fixedTestInstant)
         if let containers { env["WIDGETHOST_CONTAINERS"] = containers }
-        return try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost, environment: env)
+        return try BlockingWorkerClient(pluginPath: so, executable: TestPaths.worker, environment: env)
     }
 
     @Test(arguments: TestPaths.exampleProducts)

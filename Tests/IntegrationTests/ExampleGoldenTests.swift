@@ -36,7 +36,7 @@ import Glibc
         let pick = Self.cases.first { $0.product == product }!.pick
         let dir = TempDir(); defer { dir.remove() }
         if product == "CardioBotWidgets" { try seedCardioBot(dir.path) }
-        let worker = try BlockingWorkerClient(pluginPath: TestPaths.plugin(product), executable: TestPaths.widgethost,
+        let worker = try BlockingWorkerClient(pluginPath: TestPaths.plugin(product), executable: TestPaths.worker,
                                               environment: try shiftedClockEnvironment(at: fixedTestInstant)
                                                   .merging(["WIDGETHOST_CONTAINERS": dir.path]) { $1 })
         let manifest = try #require(try worker.request(WireRequest(op: .describe)).manifest)

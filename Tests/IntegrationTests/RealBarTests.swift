@@ -398,9 +398,10 @@ final class BarSession {
             try #require(run("/bin/cp", [TestPaths.plugin(plugin), home + "/.local/share/widgethost/Plugins/\(plugin).so"]).status == 0)
         }
         // The bar's `widgethost`: a link to this build, or a copy a user who cannot enter the build
-        // folder can run (workers start as /proc/self/exe, so the copy needs nothing beside it).
+        // folder can run (with `widgethost-worker` beside it, as install.sh puts it).
         if unprivileged {
             try #require(run("/bin/cp", [TestPaths.widgethost, bin + "/widgethost"]).status == 0)
+            try #require(run("/bin/cp", [TestPaths.worker, bin + "/widgethost-worker"]).status == 0)
         } else {
             symlink(TestPaths.widgethost, bin + "/widgethost")
         }

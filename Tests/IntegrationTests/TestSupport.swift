@@ -23,6 +23,8 @@ enum TestPaths {
     }()
 
     static var widgethost: String { products + "/widgethost" }
+    /// The worker executable the host starts (`WorkerExecutable`).
+    static var worker: String { products + "/widgethost-worker" }
 
     static func plugin(_ product: String) -> String { products + "/lib\(product).so" }
 

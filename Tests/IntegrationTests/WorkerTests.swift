@@ -9,7 +9,7 @@ import WidgetHostCore
     @Test func cPluginAnswersDescribeAndTimeline() throws {
         let dir = TempDir(); defer { dir.remove() }
         let so = try buildCPlugin(in: dir.path, name: "hello")
-        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost)
+        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.worker)
         let described = try worker.request(WireRequest(op: .describe))
         #expect(described.ok)
         #expect(described.manifest?.bundleId == "org.example.hello-c")
@@ -48,7 +48,7 @@ import WidgetHostCore
     @Test func pluginStdoutCannotCorruptTheProtocol() throws {
         let dir = TempDir(); defer { dir.remove() }
         let so = try buildCPlugin(in: dir.path, name: "chatty", defines: ["HELLO_PRINTS"])
-        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost)
+        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.worker)
         for _ in 0..<20 {
             let r = try worker.request(WireRequest(op: .timeline, kind: "hello", family: .systemSmall))
             #expect(r.ok)
@@ -59,7 +59,7 @@ import WidgetHostCore
     @Test func malformedResponseIsAClearError() throws {
         let dir = TempDir(); defer { dir.remove() }
         let so = try buildCPlugin(in: dir.path, name: "garbage", defines: ["HELLO_MALFORMED"])
-        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.widgethost)
+        let worker = try BlockingWorkerClient(pluginPath: so, executable: TestPaths.worker)
         let error = try #require(throws: BlockingWorkerClient.Failure.self) {
             try worker.request(WireRequest(op: .describe))
         }
@@ -98,7 +98,7 @@ import WidgetHostCore
         case "missing": path = dir.path + "/does-not-exist.so"
         default: path = dir.path
         }
-        let worker = try BlockingWorkerClient(pluginPath: path, executable: TestPaths.widgethost)
+        let worker = try BlockingWorkerClient(pluginPath: path, executable: TestPaths.worker)
         let error = try #require(throws: BlockingWorkerClient.Failure.self) {
             try worker.request(WireRequest(op: .describe))
         }

@@ -25,11 +25,12 @@ public final class BlockingWorkerClient {
     private var pendingFrames: [Data] = []
     private var exited: Int32?
 
-    /// Spawns `executable worker --plugin pluginPath [arguments…]` (`executable` defaults to this
-    /// process's binary; `arguments` are the worker's limit options, e.g. `--memory-mb 128`).
+    /// Spawns `executable worker --plugin pluginPath [arguments…]` (`executable` defaults to
+    /// `widgethost-worker`, `WorkerExecutable`; `arguments` are the worker's limit options, e.g.
+    /// `--memory-mb 128`).
     /// Ignores SIGPIPE in this process: a write to a worker that died must fail with EPIPE and be
     /// reported (`request` throws, naming the signal), not kill the caller silently.
-    public init(pluginPath: String, executable: String = "/proc/self/exe", environment: [String: String] = [:],
+    public init(pluginPath: String, executable: String = WorkerExecutable.path(), environment: [String: String] = [:],
                 arguments: [String] = []) throws {
         signal(SIGPIPE, SIG_IGN)
         self.pluginPath = pluginPath

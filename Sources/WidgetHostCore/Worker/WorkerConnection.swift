@@ -28,7 +28,7 @@ public protocol WorkerConnection: AnyObject {
     func stop()
 }
 
-/// Starts workers. The libuv implementation spawns `/proc/self/exe worker --plugin <path>`.
+/// Starts workers. The libuv implementation spawns `widgethost-worker worker --plugin <path>`.
 /// Threading: loop thread only.
 public protocol WorkerLauncher: AnyObject {
     /// - Parameter onExit: called once if the worker exits without having been stopped, with the reason.

@@ -83,10 +83,7 @@ struct PreviewPictures {
     /// this executable.
     static func renderExecutable() -> String {
         if let e = getenv("WIDGETHOST_RENDER_EXECUTABLE") { return String(cString: e) }
-        var buf = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-        let exe = String(decoding: buf[0..<max(0, n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return String(exe[..<(exe.lastIndex(of: "/") ?? exe.startIndex)]) + "/widgethost-render"
+        return SiblingExecutable.path("widgethost-render")
     }
 
     /// Writes `job` to a temporary file and runs the render process on it (its output goes to

@@ -45,9 +45,15 @@ final class DaemonRuntime {
         self.source = source
         self.logger = logger
         hostLoop = UVHostLoop(loop: loop)
-        // Under valgrind /proc/self/exe names the emulator, not widgethost: a profiling run
-        // names the binary that runs the workers (docs/performance.md).
-        let workerExecutable = getenv("WIDGETHOST_WORKER_EXECUTABLE").map { String(cString: $0) } ?? "/proc/self/exe"
+        // The worker executable found at start, held open: an upgrade that replaces it under
+        // this daemon cannot mix versions (`WorkerExecutable`).
+        let workerExecutable: String
+        switch WorkerExecutable.pinned() {
+        case .success(let pinned): workerExecutable = pinned
+        case .failure(let f):
+            logger.error("\(f.description): no plugin can run")
+            workerExecutable = WorkerExecutable.path()
+        }
         launcher = UVWorkerLauncher(loop: loop, executable: workerExecutable, containersRoot: config.paths.containers, logger: logger)
         var extra: [any OutputSink] = []
         if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }

@@ -1,18 +1,21 @@
 /// A parser for the `--name value`, `--name=value` and `--flag` arguments of the two commands
-/// that start often and are parsed without swift-argument-parser (`worker`, `run`; see `Main`):
+/// that start often and are parsed without swift-argument-parser (`widgethost-worker`, `run`):
 /// callgrind put ArgumentParser at a third of a daemon's instructions over its first 20 s,
 /// most of it Swift conformance lookups done once per process. The commands' `ParsableCommand`
 /// declarations stay the reference (and serve `--help`); errors read like ArgumentParser's.
 /// Value type.
-struct LongOptions {
-    struct Invalid: Error, CustomStringConvertible { let description: String }
+public struct LongOptions {
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
     /// Option name (without `--`) → its value; flags map to "".
     private(set) var values: [String: String] = [:]
 
     /// - Parameters:
     ///   - valued: names that take a value; `flags`: names that take none.
-    init(_ arguments: [String], valued: Set<String>, flags: Set<String> = []) throws(Invalid) {
+    public init(_ arguments: [String], valued: Set<String>, flags: Set<String> = []) throws(Invalid) {
         var i = 0
         while i < arguments.count {
             let arg = arguments[i]
@@ -35,18 +38,18 @@ struct LongOptions {
         }
     }
 
-    func string(_ name: String) -> String? { values[name] }
-    func flag(_ name: String) -> Bool { values[name] != nil }
+    public func string(_ name: String) -> String? { values[name] }
+    public func flag(_ name: String) -> Bool { values[name] != nil }
 
     /// A non-negative integer, or `absent` when the option is not given.
-    func count(_ name: String, absent: Int) throws(Invalid) -> Int {
+    public func count(_ name: String, absent: Int) throws(Invalid) -> Int {
         guard let v = values[name] else { return absent }
         guard let n = Int(v), n >= 0 else { throw Invalid(description: "invalid value '\(v)' for '--\(name)'") }
         return n
     }
 
     /// One of `T`'s raw values, or `absent`.
-    func choice<T: RawRepresentable & CaseIterable>(_ name: String, absent: T) throws(Invalid) -> T where T.RawValue == String {
+    public func choice<T: RawRepresentable & CaseIterable>(_ name: String, absent: T) throws(Invalid) -> T where T.RawValue == String {
         guard let v = values[name] else { return absent }
         guard let c = T(rawValue: v) else {
             throw Invalid(description: "invalid value '\(v)' for '--\(name)' (\(T.allCases.map(\.rawValue).joined(separator: ", ")))")
