@@ -29,6 +29,13 @@ let pluginLinkerSettings: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-Bsymbol
 /// in intents compiles as written. The project's own code stays in Swift 6 mode.
 let pluginSwiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
+/// Metadata of generic types with concrete arguments (`[WireRequest: Data]`, `Result<…>`) through
+/// direct accessors instead of mangled names: a mangled name is demangled at its first use and
+/// each of its conformances looked up by scanning every conformance record of the process —
+/// 2 M of a cold host start's 11 M instructions (callgrind, issue 16). For the modules on the
+/// daemon's and the worker's start-up path.
+let directMetadataAccess: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+
 let package = Package(
     name: "WidgetHost",
     products: [
@@ -75,8 +82,8 @@ let package = Package(
         .target(name: "CLinuxFiles"),
         /// The SDK's weak `widget_plugin_entry_v1` that reaches a `@main` bundle (C: it calls the plugin's `main`).
         .target(name: "CWidgetMainEntry", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"]),
-        .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"]),
+        .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"], swiftSettings: directMetadataAccess),
+        .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"], swiftSettings: directMetadataAccess),
         .target(name: "WidgetLayout", dependencies: ["OpenWidgetKit", "WidgetRendering"]),
         .target(name: "WidgetGraphics", dependencies: ["CCairo", "WidgetLayout", "OpenWidgetKit", "WidgetRendering"]),
         .macro(name: "WidgetPreviewMacros", dependencies: [
@@ -94,11 +101,13 @@ let package = Package(
             dependencies: [
                 "OpenWidgetKit", "WidgetRendering", "CWidgetPluginABI", "CSandbox", "CLinuxFiles",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: directMetadataAccess
         ),
         .target(
             name: "WidgetHostUV",
-            dependencies: ["CLibUV", "WidgetHostCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLibUV", "WidgetHostCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: directMetadataAccess
         ),
         // The daemon and CLI link the Swift runtime statically: the dynamic linker's work at every
         // start falls from 7.6 M to 2.7 M instructions (docs/performance.md). It loads no Swift
@@ -111,13 +120,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: [.unsafeFlags(["-static-stdlib"])],
+            swiftSettings: directMetadataAccess + [.unsafeFlags(["-static-stdlib"])],
             linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationCollections", "-l_FoundationCShims"])]
         ),
         /// The worker process (one per bundle): loads a plugin, answers the host (DESIGN §3).
         .executableTarget(
             name: "widgethost-worker",
-            dependencies: ["WidgetHostCore", "OpenWidgetKit", "CWidgetPluginABI", "CSandbox"]
+            dependencies: ["WidgetHostCore", "OpenWidgetKit", "CWidgetPluginABI", "CSandbox"],
+            swiftSettings: directMetadataAccess
         ),
         .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetHostCore", "OpenWidgetKit"]),
         /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
