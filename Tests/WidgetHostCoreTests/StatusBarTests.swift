@@ -94,6 +94,49 @@ import WidgetRendering
         #expect(I3BarSink.shortText("1 2 3 4 5 6 7 8 9 10 11 12") == "6 7 8 9 10 11 12")
     }
 
+    /// `shortText` and `minWidth` count each word once (they run on every tick of a clock): on
+    /// 3 000 mixed texts (words, digits, symbols, controls, runs of spaces, a combining mark at
+    /// a word's start, other scripts' digits) they give what the plain rule gives — words
+    /// joined and counted again after every step, every Character mapped.
+    @Test func theCountedShortTextAgreesWithThePlainRule() {
+        func plainShortText(_ text: String, limit: Int = 16) -> String {
+            var words = plainDropControls(text).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            let lead = words.first.map { $0.count <= 2 && !$0.contains(where: { $0.isLetter || $0.isNumber }) } == true ? words.removeFirst() : nil
+            func joined() -> String { ((lead.map { [$0] } ?? []) + words).joined(separator: " ") }
+            while joined().count > limit, let i = words.lastIndex(where: { !$0.contains(where: \.isNumber) }), words.count > 1 { words.remove(at: i) }
+            while joined().count > limit, words.count > 1 { words.removeFirst() }
+            var out = joined()
+            if out.count > limit { out = String(out.prefix(limit - 1)) + "…" }
+            return out
+        }
+        func plainDropControls(_ text: String) -> String {
+            var out = "", depth = 0
+            for c in text {
+                if c == "[" { depth += 1; continue }
+                if c == "]" && depth > 0 { depth -= 1; continue }
+                if depth == 0 { out.append(c) }
+            }
+            return out.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        let pieces = ["◷", "♨", "Mon", "23", "Nov", "04:01:22", "Habit", "1/8", "[⊕ Log]", "[ ]", "Done", "62%", "of", "the",
+                      "morning", "Supercalifragilisticexpialidocious", "\u{301}e", "é", "½", "٣", "🏃‍♀️", "x", "", " ", "  ", "[x]", "]", "["]
+        var seed: UInt64 = 16  // a fixed seed: every run checks the same texts
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for _ in 0..<3000 {
+            let n = next(9)
+            let text = (0..<n).map { _ in pieces[next(pieces.count)] }.joined(separator: next(4) == 0 ? "" : " ")
+            for limit in [8, 16] {
+                #expect(I3BarSink.shortText(text, limit: limit) == plainShortText(text, limit: limit), "\(text.debugDescription) limit \(limit)")
+            }
+            #expect(I3BarSink.dropControls(text) == plainDropControls(text), "\(text.debugDescription)")
+            let plainWidth: String? = text.contains(where: \.isNumber) ? String(text.map { $0.isNumber ? "0" : $0 }) : nil
+            #expect(I3BarSink.minWidth(text) == plainWidth, "\(text.debugDescription)")
+        }
+    }
+
     /// Only a widget's own colour becomes a bar background, not the semantic fill every iOS
     /// widget sits on.
     @Test func aContainerBackgroundColourReachesTheOutput() {

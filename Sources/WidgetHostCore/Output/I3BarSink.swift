@@ -122,8 +122,8 @@ public final class I3BarSink: OutputSink {
         // Sized from the short text when there is one: i3bar keeps min_width when it switches to
         // short texts, so a full-text width would leave a narrow bar's block blank.
         let shown = short == o.text ? o.text : short
-        if shown.contains(where: \.isNumber) {
-            b.min_width = String(shown.map { $0.isNumber ? "0" : $0 })
+        if let width = minWidth(shown) {
+            b.min_width = width
             b.align = "center"
         }
         if let bg = o.background {
@@ -139,24 +139,81 @@ public final class I3BarSink: OutputSink {
         return b
     }
 
+    /// `text` with every digit a `0`, or nil when it has none (per byte for ASCII text, per
+    /// Character otherwise: `isNumber` counts `½` and other scripts' digits).
+    static func minWidth(_ text: String) -> String? {
+        var ascii = true, digits = false
+        for b in text.utf8 {
+            if b >= 0x80 { ascii = false; break }
+            if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") { digits = true }
+        }
+        if ascii {
+            guard digits else { return nil }
+            return String(decoding: text.utf8.map { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") ? UInt8(ascii: "0") : $0 }, as: UTF8.self)
+        }
+        guard text.contains(where: \.isNumber) else { return nil }
+        return String(text.map { $0.isNumber ? "0" : $0 })
+    }
+
     /// What i3bar shows when the bar is too narrow for every `full_text`: at most 16 characters,
     /// cut only between words. Controls (`[⊕ Log]`, `[x] Done`) go first (a click on the block
     /// works all the same), then words without digits from the right (`Nov`, `Sun` of a clock;
     /// a label at the start stays longest), then whole words from the left; a leading symbol
     /// stays.
+    ///
+    /// Runs on every tick of a clock (the Swift clock's block cost three times its render when
+    /// words were joined and recounted per step, issue 16): each word is counted once, and the
+    /// length of what is kept is kept as a sum. A word's count is taken with the space before it
+    /// (`" " + word`, minus one), so a word that starts with a combining mark counts as it does
+    /// once joined.
     static func shortText(_ text: String, limit: Int = 16) -> String {
-        var words = dropControls(text).split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        let lead = words.first.map { $0.count <= 2 && !$0.contains(where: { $0.isLetter || $0.isNumber }) } == true ? words.removeFirst() : nil
-        func joined() -> String { ((lead.map { [$0] } ?? []) + words).joined(separator: " ") }
-        while joined().count > limit, let i = words.lastIndex(where: { !$0.contains(where: \.isNumber) }), words.count > 1 { words.remove(at: i) }
-        while joined().count > limit, words.count > 1 { words.removeFirst() }
-        var out = joined()
-        if out.count > limit { out = String(out.prefix(limit - 1)) + "…" }  // one word longer than the limit
+        if text.utf8.count <= limit, isPlain(text) { return text }  // bytes >= characters
+        let source = dropControls(text)
+        var words = source.split(separator: " ", omittingEmptySubsequences: true)
+        var lead: Substring?
+        if let first = words.first, first.count <= 2, !first.contains(where: { $0.isLetter || $0.isNumber }) {
+            lead = first
+            words.removeFirst()
+        }
+        // Characters each part adds to the joined text, its separator included (none before the first part).
+        var adds = words.enumerated().map { i, w in i == 0 && lead == nil ? w.count : (" " + w).count }
+        var kept = Array(repeating: true, count: words.count)
+        var keptCount = words.count
+        var total = (lead?.count ?? 0) + adds.reduce(0, +)
+        func remove(_ i: Int) {
+            kept[i] = false
+            keptCount -= 1
+            total -= adds[i]
+            // The next kept word becomes the first part when nothing precedes it: its separator goes.
+            if lead == nil, let next = (i + 1 < words.count ? (i + 1)..<words.count : words.count..<words.count).first(where: { kept[$0] }),
+               !(0..<i).contains(where: { kept[$0] }) {
+                let own = words[next].count
+                total -= adds[next] - own
+                adds[next] = own
+            }
+        }
+        while total > limit, keptCount > 1, let i = words.indices.last(where: { kept[$0] && !words[$0].contains(where: \.isNumber) }) { remove(i) }
+        while total > limit, keptCount > 1, let i = words.indices.first(where: { kept[$0] }) { remove(i) }
+        var out = ((lead.map { [$0] } ?? []) + words.indices.filter { kept[$0] }.map { words[$0] }).joined(separator: " ")
+        if total > limit { out = String(out.prefix(limit - 1)) + "…" }  // one word longer than the limit
         return out
+    }
+
+    /// True when `dropControls` would return `text` itself: no `[`, no space at either end, no two in a row.
+    private static func isPlain(_ text: String) -> Bool {
+        var previousSpace = true
+        for b in text.utf8 {
+            if b == UInt8(ascii: "[") { return false }
+            let space = b == UInt8(ascii: " ")
+            if space && previousSpace { return false }
+            previousSpace = space
+        }
+        return !previousSpace || text.isEmpty
     }
 
     /// `text` without its controls: `[…]` groups and the `[x] ` / `[ ] ` marks of toggles.
     static func dropControls(_ text: String) -> String {
+        if isPlain(text) { return text }
         var out = "", depth = 0
         for c in text {
             if c == "[" { depth += 1; continue }
