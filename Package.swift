@@ -113,6 +113,8 @@ let package = Package(
         // start falls from 7.6 M to 2.7 M instructions (docs/performance.md). It loads no Swift
         // code of others; workers, which do, are `widgethost-worker` and share the runtime's
         // libraries with the plugins. lld: gold warns about `mktemp` in the static Foundation.
+        // `--no-export-dynamic`: nothing loads into it, and the runtime's start-up `dladdr` walks
+        // every exported symbol (8 197 of them).
         .executableTarget(
             name: "widgethost",
             dependencies: [
@@ -121,7 +123,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: directMetadataAccess + [.unsafeFlags(["-static-stdlib"])],
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationCollections", "-l_FoundationCShims"])]
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationCollections", "-l_FoundationCShims", "-Xlinker", "--no-export-dynamic"])]
         ),
         /// The worker process (one per bundle): loads a plugin, answers the host (DESIGN §3).
         .executableTarget(
