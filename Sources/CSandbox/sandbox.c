@@ -125,3 +125,7 @@ int widgethost_start_group_guardian(void) {
 int widgethost_exit_with_parent(int sig) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0UL, 0UL, 0UL) == 0 ? 0 : -errno;
 }
+
+int widgethost_set_process_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) == 0 ? 0 : -errno;
+}

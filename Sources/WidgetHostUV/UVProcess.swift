@@ -15,9 +15,10 @@ public final class UVProcess: UVHandle {
     public private(set) var pid: Int32 = 0
     private var onExit: (Int64, Int32) -> Void
 
-    /// Spawns `executable` with `arguments` (argv[1...]) and exactly `environment`.
+    /// Spawns `executable` with `arguments` (argv[1...]) and exactly `environment`; argv[0] is
+    /// `argv0`, or the executable.
     /// On failure the pipes and handle are closed and the libuv error is thrown as text.
-    public init(loop: UVLoop, executable: String, arguments: [String], environment: [String: String], ownGroup: Bool = false,
+    public init(loop: UVLoop, executable: String, argv0: String? = nil, arguments: [String], environment: [String: String], ownGroup: Bool = false,
                 onExit: @escaping (_ status: Int64, _ signal: Int32) -> Void) throws(SpawnError) {
         self.onExit = onExit
         stdinPipe = UVPipe(loop: loop)
@@ -34,7 +35,7 @@ public final class UVProcess: UVHandle {
         stdio[2].flags = uv_stdio_flags(UV_CREATE_PIPE.rawValue | UV_WRITABLE_PIPE.rawValue)
         stdio[2].data.stream = stderrPipe.stream
 
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([argv0 ?? executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         let file = strdup(executable)

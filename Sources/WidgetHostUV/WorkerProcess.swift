@@ -76,7 +76,9 @@ public final class WorkerProcess: WorkerConnection {
 
     public var pid: Int32 { process.pid }
 
-    public init(loop: UVLoop, executable: String, pluginPath: String, arguments: [String] = [], environment: [String: String],
+    /// - Parameter argv0: what `ps` shows for the worker (the executable's own path when it is
+    ///   started from a held descriptor, `/proc/self/fd/N`).
+    public init(loop: UVLoop, executable: String, argv0: String? = nil, pluginPath: String, arguments: [String] = [], environment: [String: String],
                 logger: Logger, onExit: @escaping (WorkerFailure) -> Void) throws(WorkerFailure) {
         self.loop = loop
         self.pluginPath = pluginPath
@@ -84,7 +86,7 @@ public final class WorkerProcess: WorkerConnection {
         self.onExit = onExit
         var exitBox: ((Int64, Int32) -> Void)?
         do {
-            process = try UVProcess(loop: loop, executable: executable, arguments: ["worker", "--plugin", pluginPath] + arguments,
+            process = try UVProcess(loop: loop, executable: executable, argv0: argv0, arguments: ["worker", "--plugin", pluginPath] + arguments,
                                     environment: environment, ownGroup: true) { status, signal in exitBox?(status, signal) }
         } catch {
             throw WorkerFailure(error.description)
@@ -284,11 +286,13 @@ public final class WorkerProcess: WorkerConnection {
 public final class UVWorkerLauncher: WorkerLauncher {
     private let loop: UVLoop
     private let executable: String
+    private let argv0: String?
     private let logger: Logger
     public var containersRoot: String
 
-    public init(loop: UVLoop, executable: String, containersRoot: String, logger: Logger) {
-        self.loop = loop; self.executable = executable; self.containersRoot = containersRoot; self.logger = logger
+    /// - Parameter argv0: the workers' argv[0] (`WorkerProcess`).
+    public init(loop: UVLoop, executable: String, argv0: String? = nil, containersRoot: String, logger: Logger) {
+        self.loop = loop; self.executable = executable; self.argv0 = argv0; self.containersRoot = containersRoot; self.logger = logger
     }
 
     public func launch(pluginPath: String, onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
@@ -300,7 +304,7 @@ public final class UVWorkerLauncher: WorkerLauncher {
         env["SWIFT_BACKTRACE"] = "enable=no"
         env["WIDGETHOST_CONTAINERS"] = containersRoot
         do {
-            let w = try WorkerProcess(loop: loop, executable: executable, pluginPath: pluginPath, arguments: arguments,
+            let w = try WorkerProcess(loop: loop, executable: executable, argv0: argv0, pluginPath: pluginPath, arguments: arguments,
                                       environment: env, logger: logger, onExit: onExit)
             logger.debug("worker started: pid \(w.pid) for \(pluginPath)")
             return .success(w)

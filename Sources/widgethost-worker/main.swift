@@ -1,3 +1,4 @@
+import CSandbox
 import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
@@ -9,6 +10,7 @@ import Glibc
 // plugins load, so that `widgethost` itself can link the runtime statically (docs/performance.md).
 // The leading `worker` is accepted and kept in the command line: `LeftoverWorkers` finds a killed
 // host's strays by it.
+_ = widgethost_set_process_name("widgethost-work")  // started from /proc/self/fd/N, it would be "N"
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "worker" { arguments.removeFirst() }
 do {

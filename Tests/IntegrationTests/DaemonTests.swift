@@ -81,6 +81,10 @@ import Glibc
         let d = try RunningDaemon(executable: bin.path + "/widgethost")
         d.install(try buildProbe(in: d.dir.path, name: "v1", defines: ["PROBE_STEP=600"]), as: "probe.so")
         #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        // Started from a held descriptor, it still shows as itself in `ps` and `top`.
+        let worker = try #require(processesMentioning(d.dir.path + "/state/bundles").first)
+        #expect(FileManagerFree.read("/proc/\(worker)/comm") == "widgethost-work\n")
+        #expect(FileManagerFree.read("/proc/\(worker)/cmdline")?.hasPrefix(bin.path + "/widgethost-worker\0worker\0--plugin\0") == true)
         // The "upgrade": a worker that cannot serve, renamed over the one the daemon started with.
         FileManagerFree.write(bin.path + "/new-worker", "#!/bin/sh\necho 'widgethost worker: another version' >&2\nexit 3\n")
         chmod(bin.path + "/new-worker", 0o755)

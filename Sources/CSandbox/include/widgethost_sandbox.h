@@ -39,4 +39,11 @@ int widgethost_start_group_guardian(void);
  */
 int widgethost_exit_with_parent(int sig);
 
+/*
+ * Names the calling thread (PR_SET_NAME, at most 15 bytes: what `ps -o comm`, `top` and the
+ * journal show): a worker started from /proc/self/fd/N would otherwise be called "N".
+ * Returns 0, or a negative errno.
+ */
+int widgethost_set_process_name(const char *name);
+
 #endif

@@ -54,7 +54,8 @@ final class DaemonRuntime {
             logger.error("\(f.description): no plugin can run")
             workerExecutable = WorkerExecutable.path()
         }
-        launcher = UVWorkerLauncher(loop: loop, executable: workerExecutable, containersRoot: config.paths.containers, logger: logger)
+        launcher = UVWorkerLauncher(loop: loop, executable: workerExecutable, argv0: WorkerExecutable.path(),
+                                    containersRoot: config.paths.containers, logger: logger)
         var extra: [any OutputSink] = []
         if stdout == .jsonl { extra.append(JSONLinesSink { data in StandardOutput.write(data) }) }
         i3bar = stdout == .i3bar ? I3BarSink(sortByRelevance: sortByRelevance) { StandardOutput.write(Data($0)) } : nil
