@@ -81,20 +81,43 @@ public enum WorkerSandbox {
     /// toolchain the worker was built with lives outside `/usr` at times).
     public static func mappedLibraryDirectories() -> [String] {
         guard let maps = FileIO.read("/proc/self/maps", limit: 4 << 20) else { return [] }
-        // Bytes, not Strings: this runs in every sandboxed worker's start-up.
-        var dirs = Set<[UInt8]>()
-        var lineStart = maps.startIndex
-        while lineStart < maps.endIndex {
-            let lineEnd = maps[lineStart...].firstIndex(of: 0x0a) ?? maps.endIndex
-            if let slash = maps[lineStart..<lineEnd].firstIndex(of: 0x2f),
-               let lastSlash = maps[slash..<lineEnd].lastIndex(of: 0x2f) {
-                let name = maps[(lastSlash + 1)..<lineEnd]
-                let isLibrary = name.count > 3 && (name.suffix(3).elementsEqual(".so".utf8) || name.firstRange(of: Array(".so.".utf8)) != nil)
-                if isLibrary { dirs.insert(Array(maps[slash..<lastSlash])) }
+        return maps.withUnsafeBytes { libraryDirectories(inMaps: $0) }
+    }
+
+    /// The directories of the shared libraries (`*.so`, `*.so.*`) that `maps` (the text of
+    /// `/proc/<pid>/maps`) names, sorted, each once. A plain loop over the bytes: it runs twice
+    /// in every sandboxed worker's start (the describing child and the worker), where the same
+    /// with Sets of byte arrays and generic searches cost ~0.3 ms each (perf, issue 16).
+    static func libraryDirectories(inMaps maps: UnsafeRawBufferPointer) -> [String] {
+        let slash = UInt8(ascii: "/"), newline = UInt8(ascii: "\n"), dot = UInt8(ascii: ".")
+        func isLibrary(_ from: Int, _ to: Int) -> Bool {
+            guard to - from > 3 else { return false }
+            if maps[to - 3] == dot && maps[to - 2] == UInt8(ascii: "s") && maps[to - 1] == UInt8(ascii: "o") { return true }
+            var i = from
+            while i + 4 <= to {
+                if maps[i] == dot && maps[i + 1] == UInt8(ascii: "s") && maps[i + 2] == UInt8(ascii: "o") && maps[i + 3] == dot { return true }
+                i += 1
             }
-            lineStart = lineEnd < maps.endIndex ? maps.index(after: lineEnd) : maps.endIndex
+            return false
         }
-        return dirs.map { String(decoding: $0, as: UTF8.self) }.sorted()
+        var dirs: [String] = []
+        var lineStart = 0
+        while lineStart < maps.count {
+            var lineEnd = lineStart
+            while lineEnd < maps.count && maps[lineEnd] != newline { lineEnd += 1 }
+            var first = lineStart
+            while first < lineEnd && maps[first] != slash { first += 1 }
+            if first < lineEnd {
+                var last = lineEnd - 1
+                while maps[last] != slash { last -= 1 }
+                if isLibrary(last + 1, lineEnd) {
+                    let dir = String(decoding: UnsafeRawBufferPointer(rebasing: maps[first..<last]), as: UTF8.self)
+                    if !dirs.contains(dir) { dirs.append(dir) }
+                }
+            }
+            lineStart = lineEnd + 1
+        }
+        return dirs.sorted()
     }
 
     /// Restricts this process (the worker, before it loads `plugin`) to `spec`; throws the
