@@ -13,7 +13,8 @@ import Glibc
 /// The root itself may go: removed, moved away, replaced by a file. Its parent directory is
 /// watched too (same descriptor), so when a folder of that name is back the tree is watched again
 /// at once; `onRootPresence(false)` runs when the root is lost, `onRootPresence(true)` when it is
-/// back (followed by `onChange(root)`: its content may be new).
+/// back (followed by `onChange(root)`: its content may be new). `onOverflow` runs (before that
+/// report) when the kernel's queue overflowed.
 ///
 /// Why not libuv's `uv_fs_event`: it cannot stop reading a watch without losing its events, and
 /// it drops the kernel's queue overflow silently. This watcher is a `HoldableEventSource`: held,
@@ -35,6 +36,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
     private var parentDescriptor: Int32 = -1
     private var onChange: (String) -> Void
     private var onRootPresence: (Bool) -> Void
+    private var onOverflow: () -> Void
     private let ignoring: (String) -> Bool
     private let buffer: UnsafeMutableRawPointer
     private static let bufferSize = 64 * 1024
@@ -51,6 +53,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
 
     public init?(loop: UVLoop, root: String, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
                  onRootPresence: @escaping (_ present: Bool) -> Void = { _ in },
+                 onOverflow: @escaping () -> Void = {},
                  onChange: @escaping (String) -> Void) {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
@@ -60,6 +63,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         self.ignoring = ignoring
         self.onChange = onChange
         self.onRootPresence = onRootPresence
+        self.onOverflow = onOverflow
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 8)
         guard let poll = UVPoll(loop: loop, fd: fd, { [weak self] _ in self?.readEvents() }) else {
             Glibc.close(fd); buffer.deallocate(); return nil
@@ -140,6 +144,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         }
         if overflowed {
             overflows += 1
+            onOverflow()
             rewatch()
             changed = [root]
             checkRoot = true
@@ -201,6 +206,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         self.poll = nil
         onChange = { _ in }
         onRootPresence = { _ in }
+        onOverflow = {}
         paths = [:]
         descriptors = [:]
         let fd = self.fd, buffer = self.buffer
