@@ -202,10 +202,14 @@ public enum WireCodec {
         guard let read else { return WireAnswer(bytes: data, response: try decodeResponse(data), entryRanges: [], takenEntries: 0) }
         let r = read.response
         if let p = r.policy?.date, let bad = WireValidation.date(p) { throw WireValidationError("policy date \(bad)") }
-        for (i, e) in (r.entries ?? []).enumerated() where !read.taken[i] {
-            if let problem = WireValidation.problem(in: e, at: i) { throw WireValidationError(problem) }
+        var taken = 0
+        if let entries = r.entries {
+            for i in entries.indices {
+                if read.taken[i] { taken += 1; continue }
+                if let problem = WireValidation.problem(in: entries[i], at: i) { throw WireValidationError(problem) }
+            }
         }
-        return WireAnswer(bytes: data, response: r, entryRanges: read.ranges, takenEntries: read.taken.lazy.filter { $0 }.count)
+        return WireAnswer(bytes: data, response: r, entryRanges: read.ranges, takenEntries: taken)
     }
 
     /// A flat JSON object of the host's own state that embeds wire types (a saved timeline),
