@@ -86,14 +86,20 @@ import Glibc
         _ = throttle
     }
 
+    /// A throttle with a 0.1-s window holding a fake source that delivers to it.
+    private func heldThrottle(_ loop: VirtualLoop, _ action: @escaping (Bool) -> Void) -> (BurstThrottle, FakeEventSource) {
+        let throttle = BurstThrottle(loop: loop, window: 0.1, action: action)
+        let source = FakeEventSource(throttle)
+        throttle.source = source
+        return (throttle, source)
+    }
+
     /// A burst's events after the first one inside a window wait in the source (the kernel's
     /// inotify queue) and are read once at the window's end: they wake nobody, and none is lost.
     @Test func aHeldSourceKeepsTheRestOfABurstForTheWindowsEnd() {
         let loop = VirtualLoop()
         var calls: [(Double, Bool)] = []
-        let throttle = BurstThrottle(loop: loop, window: 0.1) { calls.append((loop.monotonic, $0)) }
-        let source = FakeEventSource(throttle)
-        throttle.source = source
+        let (throttle, source) = heldThrottle(loop) { calls.append((loop.monotonic, $0)) }
         source.event(.change)                   // file0 renamed: the leading reload
         loop.advance(by: 0)                     // its requests left
         #expect(calls.count == 1 && !source.held, "a change outside a window holds nothing")
@@ -112,6 +118,7 @@ import Glibc
                 "two window ends and the cover timer; no wake-up for the 18 events: \(loop.wakeups - wakeupsBefore)")
         source.event(.change)
         #expect(calls.count == 3 && calls.last?.1 == true, "after the burst a change fires at once again")
+        _ = throttle  // the source holds it weakly
     }
 
     /// A change kept in the source when the window ends is the change the trailing call must
@@ -119,9 +126,7 @@ import Glibc
     @Test func aChangeKeptInAHeldSourceGetsTheTrailingCall() {
         let loop = VirtualLoop()
         var leading: [Bool] = []
-        let throttle = BurstThrottle(loop: loop, window: 0.1) { leading.append($0) }
-        let source = FakeEventSource(throttle)
-        throttle.source = source
+        let (throttle, source) = heldThrottle(loop) { leading.append($0) }
         source.event(.change)
         loop.advance(by: 0.01)
         source.event(.activity)                 // holds
@@ -129,14 +134,13 @@ import Glibc
         loop.advance(by: 1)
         #expect(leading == [true, false], "\(leading)")
         #expect(!source.held)
+        _ = throttle  // the source holds it weakly
     }
 
     @Test func activityAloneInAWindowOwesNoCall() {
         let loop = VirtualLoop()
         var leading: [Bool] = []
-        let throttle = BurstThrottle(loop: loop, window: 0.1) { leading.append($0) }
-        let source = FakeEventSource(throttle)
-        throttle.source = source
+        let (throttle, source) = heldThrottle(loop) { leading.append($0) }
         source.event(.change)
         loop.advance(by: 0.05)
         source.event(.activity)                 // a temp file, never renamed
@@ -145,13 +149,12 @@ import Glibc
         #expect(leading == [true] && !source.held && source.drains == 1 && loop.scheduledTimers == 0)
         source.event(.activity)                 // outside a window: nothing held, nothing armed
         #expect(!source.held && loop.scheduledTimers == 0 && leading == [true])
+        _ = throttle  // the source holds it weakly
     }
 
     @Test func closingTheThrottleResumesItsHeldSource() {
         let loop = VirtualLoop()
-        let throttle = BurstThrottle(loop: loop, window: 0.1) { _ in }
-        let source = FakeEventSource(throttle)
-        throttle.source = source
+        let (throttle, source) = heldThrottle(loop) { _ in }
         source.event(.change)
         loop.advance(by: 0.01)
         source.event(.change)
