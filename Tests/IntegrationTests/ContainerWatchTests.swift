@@ -63,6 +63,25 @@ import Glibc
         }
     }
 
+    /// The writes after a reload, inside its window (1 s here, so that they surely are), are held
+    /// in the kernel's queue — the first temp file holds the watch — and read once at the
+    /// window's end: the trailing reload shows the last of them (issue 16). Written 20 ms apart,
+    /// so none is read with the leading reload. A drain that dropped what it read would leave
+    /// "first" on screen.
+    @Test func writesHeldInTheWindowEndShowingTheLastValue() throws {
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "defaults": {"containerCoalesceMs": 1000}}"#
+        let d = try RunningDaemon(config: config)
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        d.writeContainer("group.probe", "value.txt", "first")
+        #expect(eventually { d.text(id) == "v1 first #0" }, "stderr:\n\(d.stderr)")
+        for i in 0..<10 {
+            d.writeContainer("group.probe", "value.txt", "held-\(i)")
+            usleep(20_000)
+        }
+        #expect(eventually { d.text(id) == "v1 held-9 #0" }, "\(String(describing: d.text(id)))\n\(d.stderr.suffix(1500))")
+    }
+
     /// libuv's inotify reader dropped `IN_Q_OVERFLOW`: a change lost with the events past the
     /// kernel's queue limit was never shown (issue 16). The host is stopped (SIGSTOP) so that
     /// nothing is read while the queue fills: more events than it holds, each unlike the one
