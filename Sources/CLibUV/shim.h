@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 #include <signal.h>
 #include <sys/timerfd.h>
+#include <sys/inotify.h>
 
 /* prctl is variadic, which Swift cannot call: a fixed-arity wrapper. */
 static inline int widgethost_set_parent_death_signal(int sig) {

@@ -1,108 +1,215 @@
+import CLibUV
 import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Watches a directory and every directory below it (inotify is not recursive: one
-/// `UVFileWatcher` per directory). A new subdirectory gets its own watch when it appears; a
-/// vanished one loses it. `onChange(path)` runs for every event with the path that changed,
-/// except entries whose name `ignoring` accepts (writers' temp files: nothing is looked up for
-/// them).
+/// Watches a directory and every directory below it on an inotify descriptor of its own, read
+/// under a `UVPoll` (inotify is not recursive: one watch per directory). A new subdirectory gets
+/// its watch when its event is read (`IN_ISDIR` says so: no `stat`); a vanished one loses it.
+/// `onChange(path)` runs for every event with the path that changed, except entries whose name
+/// `ignoring` accepts (nothing is reported for them).
 ///
 /// The root itself may go: removed, moved away, replaced by a file. Its parent directory is
-/// watched too, so when a folder of that name is back the tree is watched again at once;
-/// `onRootPresence(false)` runs when the root is lost, `onRootPresence(true)` when it is back
-/// (followed by `onChange(root)`: its content may be new). Loop thread only.
-public final class DirectoryTreeWatcher {
+/// watched too (same descriptor), so when a folder of that name is back the tree is watched again
+/// at once; `onRootPresence(false)` runs when the root is lost, `onRootPresence(true)` when it is
+/// back (followed by `onChange(root)`: its content may be new). `onOverflow` runs (before that
+/// report) when the kernel's queue overflowed.
+///
+/// Why not libuv's `uv_fs_event`: it cannot stop reading a watch without losing its events, and
+/// it drops the kernel's queue overflow silently. This watcher is a `HoldableEventSource`: held,
+/// it reads nothing and the kernel keeps the events (merging repeats); `drain()` reads them all
+/// at once. When the kernel's queue overflowed (`IN_Q_OVERFLOW`: events were lost), every watch is
+/// set up afresh from the tree as it is and the root is reported changed: everything may have.
+///
+/// nil when no inotify descriptor can be had (`fs.inotify.max_user_instances` reached). Loop
+/// thread only.
+public final class DirectoryTreeWatcher: HoldableEventSource {
     public let root: String
-    private let loop: UVLoop
-    private var watchers: [String: UVFileWatcher] = [:]
-    private var parentWatcher: UVFileWatcher?
+    private let rootName: String
+    private let parent: String
+    private let fd: Int32
+    private var poll: UVPoll?
+    /// Watched directories: descriptor → path, path → descriptor.
+    private var paths: [Int32: String] = [:]
+    private var descriptors: [String: Int32] = [:]
+    private var parentDescriptor: Int32 = -1
     private var onChange: (String) -> Void
     private var onRootPresence: (Bool) -> Void
+    private var onOverflow: () -> Void
     private let ignoring: (String) -> Bool
+    private let buffer: UnsafeMutableRawPointer
+    private static let bufferSize = 64 * 1024
+    private var held = false
     /// Whether the root is a watched folder now.
     public private(set) var rootPresent = false
+    /// Kernel queue overflows seen (for tests and status).
+    public private(set) var overflows = 0
 
-    public init(loop: UVLoop, root: String, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
-                onRootPresence: @escaping (_ present: Bool) -> Void = { _ in },
-                onChange: @escaping (String) -> Void) {
-        self.loop = loop
+    private static let treeMask = UInt32(IN_ATTRIB | IN_CREATE | IN_MODIFY | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+                                         | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
+    private static let parentMask = UInt32(IN_ATTRIB | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
+                                           | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
+
+    public init?(loop: UVLoop, root: String, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
+                 onRootPresence: @escaping (_ present: Bool) -> Void = { _ in },
+                 onOverflow: @escaping () -> Void = {},
+                 onChange: @escaping (String) -> Void) {
+        fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
         self.root = root
+        rootName = root.lastPathComponent
+        parent = root.deletingLastPathComponent
         self.ignoring = ignoring
         self.onChange = onChange
         self.onRootPresence = onRootPresence
-        let name = root.lastPathComponent
-        parentWatcher = UVFileWatcher(loop: loop, path: root.deletingLastPathComponent) { [weak self] changed, _, _ in
-            guard let self, changed == nil || changed == name else { return }
-            self.checkRoot()
+        self.onOverflow = onOverflow
+        buffer = .allocate(byteCount: Self.bufferSize, alignment: 8)
+        guard let poll = UVPoll(loop: loop, fd: fd, { [weak self] _ in self?.readEvents() }) else {
+            Glibc.close(fd); buffer.deallocate(); return nil
         }
+        self.poll = poll
+        parentDescriptor = inotify_add_watch(fd, parent, Self.parentMask)
         addTree(root)
-        rootPresent = watchers[root] != nil
+        rootPresent = descriptors[root] != nil
         if !rootPresent { onRootPresence(false) }
     }
 
-    /// Re-reads whether the root is there: lost → its watches go; back → watched again.
-    private func checkRoot() {
-        let present = FileIO.isDirectory(root)
-        if !present {
-            for (p, w) in watchers where !FileIO.isDirectory(p) { w.close(); watchers[p] = nil }
-        } else if watchers[root] == nil {
-            addTree(root)
+    /// Directories watched (for tests and status).
+    public var watchedDirectories: [String] { descriptors.keys.sorted() }
+
+    // MARK: HoldableEventSource
+
+    public func hold() {
+        guard !held else { return }
+        held = true
+        poll?.pause()
+    }
+
+    public func drain() { readEvents() }
+
+    public func resume() {
+        guard held else { return }
+        held = false
+        poll?.resume()
+    }
+
+    // MARK: Events
+
+    /// Reads every queued event (until the descriptor is empty) and acts on them in order.
+    private func readEvents() {
+        guard poll != nil else { return }
+        var changed: [String] = []
+        var checkRoot = false, rootLost = false, overflowed = false
+        while true {
+            let n = Glibc.read(fd, buffer, Self.bufferSize)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            var offset = 0
+            let header = 16  // struct inotify_event: wd, mask, cookie, len; then the name
+            while offset + header <= n {
+                let wd = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                let nameStart = buffer.advanced(by: offset + header).assumingMemoryBound(to: CChar.self)
+                let name = length > 0 ? String(cString: nameStart) : ""
+                offset += header + length
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 { overflowed = true; continue }
+                if wd == parentDescriptor {
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                        if mask & UInt32(IN_IGNORED) != 0 { parentDescriptor = -1 }
+                        checkRoot = true
+                    } else if name == rootName {
+                        checkRoot = true
+                    }
+                    continue
+                }
+                guard let dir = paths[wd] else { continue }  // a watch removed meanwhile
+                if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                    // This folder is gone from its path (its parent's event follows or came).
+                    removeTree(dir)
+                    if dir == root { rootLost = true; checkRoot = true }
+                    continue
+                }
+                guard !name.isEmpty else { continue }
+                let path = dir + "/" + name
+                if mask & UInt32(IN_ISDIR) != 0 {
+                    if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 { removeTree(path) } else { addTree(path) }
+                    changed.append(path)
+                    continue
+                }
+                if ignoring(name) { continue }
+                if changed.last != path { changed.append(path) }
+            }
         }
-        let now = watchers[root] != nil
+        if overflowed {
+            overflows += 1
+            onOverflow()
+            rewatch()
+            changed = [root]
+            checkRoot = true
+        }
+        if checkRoot { self.checkRoot(lost: rootLost) }
+        guard rootPresent else { return }  // a lost root is reported by onRootPresence alone
+        for path in changed { onChange(path) }
+    }
+
+    /// Re-reads whether the root is there: lost → its watches go; back → watched again.
+    /// `lost`: the root's own watch ended (removed or moved, maybe replaced already).
+    private func checkRoot(lost: Bool) {
+        if parentDescriptor < 0 { parentDescriptor = inotify_add_watch(fd, parent, Self.parentMask) }
+        if lost && rootPresent {
+            rootPresent = false
+            onRootPresence(false)
+        }
+        if !FileIO.isDirectory(root) { removeTree(root) } else if descriptors[root] == nil { addTree(root) }
+        let now = descriptors[root] != nil
         guard now != rootPresent else { return }
         rootPresent = now
         onRootPresence(now)
         if now { onChange(root) }
     }
 
-    /// Directories watched (for tests and status).
-    public var watchedDirectories: [String] { watchers.keys.sorted() }
+    /// Every watch set up afresh from the tree as it is now (after events were lost).
+    private func rewatch() {
+        for wd in paths.keys { inotify_rm_watch(fd, wd) }
+        paths = [:]
+        descriptors = [:]
+        if parentDescriptor >= 0 { inotify_rm_watch(fd, parentDescriptor) }
+        parentDescriptor = inotify_add_watch(fd, parent, Self.parentMask)
+        addTree(root)
+    }
 
     private func addTree(_ dir: String) {
-        guard watchers[dir] == nil, FileIO.isDirectory(dir) else { return }
-        guard let w = UVFileWatcher(loop: loop, path: dir, { [weak self] name, renamed, status in
-            self?.event(in: dir, name: name, renamed: renamed, status: status)
-        }) else { return }
-        watchers[dir] = w
+        guard descriptors[dir] == nil else { return }
+        let wd = inotify_add_watch(fd, dir, Self.treeMask)
+        // The same folder under a second path (a symbolic link to a watched folder, a loop):
+        // watched once, under its first path.
+        guard wd >= 0, paths[wd] == nil else { return }
+        paths[wd] = dir
+        descriptors[dir] = wd
         for name in FileIO.list(dir) ?? [] where FileIO.isDirectory(dir + "/" + name) { addTree(dir + "/" + name) }
     }
 
-    private func event(in dir: String, name: String?, renamed: Bool, status: Int32) {
-        if let name, status == 0, ignoring(name) { return }
-        let path = name.map { dir + "/" + $0 } ?? dir
-        // A write inside a file adds and removes no directory: no stat per event of a burst.
-        guard renamed || status != 0 else { onChange(path); return }
-        if FileIO.isDirectory(path) {
-            addTree(path)  // new subdirectory (no-op when watched already)
-            onChange(path)
-            return
+    /// Stops watching `dir` and every watched folder below it.
+    private func removeTree(_ dir: String) {
+        let prefix = dir + "/"
+        for (path, wd) in descriptors where path == dir || path.hasPrefix(prefix) {
+            inotify_rm_watch(fd, wd)
+            descriptors[path] = nil
+            paths[wd] = nil
         }
-        // A file renamed or removed inside a present folder (a writer's temp + rename: W1r's
-        // bursts) leaves every watched folder as it was: nothing more to stat. libuv names a
-        // watched folder's own events (removed, moved) by its base name, so those, and a
-        // watched folder going, take the full check.
-        if status == 0, let name, name != dir.lastPathComponent, !isWatched(orAbove: path) {
-            onChange(path)
-            return
-        }
-        for (p, w) in watchers where !FileIO.isDirectory(p) {
-            w.close(); watchers[p] = nil
-        }
-        checkRoot()
-        if rootPresent { onChange(path) }  // a lost root is reported by onRootPresence alone
-    }
-
-    /// Whether `path` is a watched folder or holds one.
-    private func isWatched(orAbove path: String) -> Bool {
-        if watchers[path] != nil { return true }
-        let prefix = path + "/"
-        return watchers.keys.contains { $0.hasPrefix(prefix) }
     }
 
     public func close() {
-        for w in watchers.values { w.close() }
-        watchers = [:]
-        parentWatcher?.close(); parentWatcher = nil
+        guard let poll else { return }
+        self.poll = nil
         onChange = { _ in }
         onRootPresence = { _ in }
+        onOverflow = {}
+        paths = [:]
+        descriptors = [:]
+        let fd = self.fd, buffer = self.buffer
+        poll.close { Glibc.close(fd); buffer.deallocate() }
     }
 }

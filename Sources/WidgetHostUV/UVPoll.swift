@@ -13,7 +13,22 @@ public final class UVPoll: UVHandle {
         let p = memory.assumingMemoryBound(to: uv_poll_t.self)
         guard uv_poll_init(loop.raw, p, fd) == 0 else { discardUnattached(); return nil }
         attach()
-        uv_poll_start(p, Int32(UV_READABLE.rawValue), { h, status, _ in UVHandle.object(h, as: UVPoll.self)?.callback(status) })
+        resume()
+    }
+
+    /// Stops watching the descriptor until `resume()` (what becomes readable meanwhile is
+    /// reported after it: readability is a level, not an edge).
+    public func pause() {
+        guard !isClosing else { return }
+        uv_poll_stop(memory.assumingMemoryBound(to: uv_poll_t.self))
+    }
+
+    /// Watches the descriptor again (after `pause()`).
+    public func resume() {
+        guard !isClosing else { return }
+        uv_poll_start(memory.assumingMemoryBound(to: uv_poll_t.self), Int32(UV_READABLE.rawValue)) { h, status, _ in
+            UVHandle.object(h, as: UVPoll.self)?.callback(status)
+        }
     }
 
     /// Closes the handle; `then` runs once libuv no longer watches the descriptor.

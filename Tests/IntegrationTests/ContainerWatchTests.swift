@@ -62,6 +62,53 @@ import Glibc
                     "burst \(burst): \(String(describing: d.text(id)))\n\(d.stderr.suffix(1500))")
         }
     }
+
+    /// The writes after a reload, inside its window (1 s here, so that they surely are), are held
+    /// in the kernel's queue — the first temp file holds the watch — and read once at the
+    /// window's end: the trailing reload shows the last of them (issue 16). Written 20 ms apart,
+    /// so none is read with the leading reload. A drain that dropped what it read would leave
+    /// "first" on screen.
+    @Test func writesHeldInTheWindowEndShowingTheLastValue() throws {
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "defaults": {"containerCoalesceMs": 1000}}"#
+        let d = try RunningDaemon(config: config)
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        d.writeContainer("group.probe", "value.txt", "first")
+        #expect(eventually { d.text(id) == "v1 first #0" }, "stderr:\n\(d.stderr)")
+        for i in 0..<10 {
+            d.writeContainer("group.probe", "value.txt", "held-\(i)")
+            usleep(20_000)
+        }
+        #expect(eventually { d.text(id) == "v1 held-9 #0" }, "\(String(describing: d.text(id)))\n\(d.stderr.suffix(1500))")
+    }
+
+    /// libuv's inotify reader dropped `IN_Q_OVERFLOW`: a change lost with the events past the
+    /// kernel's queue limit was never shown (issue 16). The host is stopped (SIGSTOP) so that
+    /// nothing is read while the queue fills: more events than it holds, each unlike the one
+    /// before (the kernel merges a repeat), then the change, which the kernel drops.
+    @Test func aChangeLostWithAnOverflowingEventQueueIsStillShown() throws {
+        let d = try RunningDaemon()
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        d.writeContainer("group.probe", "value.txt", "before")
+        #expect(eventually { d.text(id) == "v1 before #0" }, "stderr:\n\(d.stderr)")
+        let limit = Int(String((FileManagerFree.read("/proc/sys/fs/inotify/max_queued_events") ?? "").filter(\.isNumber))) ?? 16384
+        let group = d.dir.path + "/containers/group.probe"
+        let a = open(group + "/a.tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let b = open(group + "/b.tmp", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(a >= 0 && b >= 0)
+        #expect(kill(d.pid, SIGSTOP) == 0)
+        var byte: UInt8 = 0x2e
+        for i in 0..<(limit + 100) { _ = write(i % 2 == 0 ? a : b, &byte, 1) }
+        d.writeContainer("group.probe", "value.txt", "after")
+        close(a); close(b)
+        #expect(kill(d.pid, SIGCONT) == 0)
+        #expect(eventually { d.text(id) == "v1 after #0" }, "\(String(describing: d.text(id)))\n\(d.stderr.suffix(1500))")
+        #expect(d.stderr.contains("container group.probe: the kernel's event queue overflowed"), "\(d.stderr.suffix(1500))")
+        // Watched afresh: a later change is seen as before.
+        d.writeContainer("group.probe", "value.txt", "later")
+        #expect(eventually { d.text(id) == "v1 later #0" }, "\(d.stderr.suffix(1500))")
+    }
 }
 
 /// A state folder where the reload ledger cannot be written let budgeted reloads go ahead

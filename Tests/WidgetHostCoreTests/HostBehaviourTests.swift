@@ -86,6 +86,83 @@ import Glibc
         _ = throttle
     }
 
+    /// A throttle with a 0.1-s window holding a fake source that delivers to it.
+    private func heldThrottle(_ loop: VirtualLoop, _ action: @escaping (Bool) -> Void) -> (BurstThrottle, FakeEventSource) {
+        let throttle = BurstThrottle(loop: loop, window: 0.1, action: action)
+        let source = FakeEventSource(throttle)
+        throttle.source = source
+        return (throttle, source)
+    }
+
+    /// A burst's events after the first one inside a window wait in the source (the kernel's
+    /// inotify queue) and are read once at the window's end: they wake nobody, and none is lost.
+    @Test func aHeldSourceKeepsTheRestOfABurstForTheWindowsEnd() {
+        let loop = VirtualLoop()
+        var calls: [(Double, Bool)] = []
+        let (throttle, source) = heldThrottle(loop) { calls.append((loop.monotonic, $0)) }
+        source.event(.change)                   // file0 renamed: the leading reload
+        loop.advance(by: 0)                     // its requests left
+        #expect(calls.count == 1 && !source.held, "a change outside a window holds nothing")
+        loop.advance(by: 0.001)
+        source.event(.activity)                 // file1.tmp created: a writer at work
+        #expect(source.held && source.holds == 1 && loop.scheduledTimers == 1)
+        for _ in 0..<9 { loop.advance(by: 0.001); source.event(.activity); source.event(.change) }
+        #expect(source.kept.count == 18 && source.delivered == 2, "the rest of the burst waits in the source")
+        let wakeupsBefore = loop.wakeups
+        loop.advance(by: 0.098)                 // the window's end (0.1): drained, it had changes
+        #expect(source.kept.isEmpty && source.drains == 1 && source.held, "drained once, held for the next window")
+        #expect(calls.count == 1, "the burst had events in its window: one more window")
+        loop.advance(by: 1)
+        #expect(calls.count == 2 && abs(calls[1].0 - 0.2) < 1e-6 && calls[1].1 == false, "\(calls)")
+        #expect(!source.held && source.drains == 2 && loop.wakeups - wakeupsBefore == 3,
+                "two window ends and the cover timer; no wake-up for the 18 events: \(loop.wakeups - wakeupsBefore)")
+        source.event(.change)
+        #expect(calls.count == 3 && calls.last?.1 == true, "after the burst a change fires at once again")
+        _ = throttle  // the source holds it weakly
+    }
+
+    /// A change kept in the source when the window ends is the change the trailing call must
+    /// see: with only activity before it, it still owes the call (no lost update).
+    @Test func aChangeKeptInAHeldSourceGetsTheTrailingCall() {
+        let loop = VirtualLoop()
+        var leading: [Bool] = []
+        let (throttle, source) = heldThrottle(loop) { leading.append($0) }
+        source.event(.change)
+        loop.advance(by: 0.01)
+        source.event(.activity)                 // holds
+        source.event(.change)                   // kept: the only change after the requests left
+        loop.advance(by: 1)
+        #expect(leading == [true, false], "\(leading)")
+        #expect(!source.held)
+        _ = throttle  // the source holds it weakly
+    }
+
+    @Test func activityAloneInAWindowOwesNoCall() {
+        let loop = VirtualLoop()
+        var leading: [Bool] = []
+        let (throttle, source) = heldThrottle(loop) { leading.append($0) }
+        source.event(.change)
+        loop.advance(by: 0.05)
+        source.event(.activity)                 // a temp file, never renamed
+        #expect(source.held)
+        loop.advance(by: 1)
+        #expect(leading == [true] && !source.held && source.drains == 1 && loop.scheduledTimers == 0)
+        source.event(.activity)                 // outside a window: nothing held, nothing armed
+        #expect(!source.held && loop.scheduledTimers == 0 && leading == [true])
+        _ = throttle  // the source holds it weakly
+    }
+
+    @Test func closingTheThrottleResumesItsHeldSource() {
+        let loop = VirtualLoop()
+        let (throttle, source) = heldThrottle(loop) { _ in }
+        source.event(.change)
+        loop.advance(by: 0.01)
+        source.event(.change)
+        #expect(source.held)
+        throttle.close()
+        #expect(!source.held, "a watch outlives its throttle (a new config makes a new one)")
+    }
+
     @Test func aClockSetBackClosesTheWindow() {
         let loop = VirtualLoop()
         var leading: [Bool] = []
@@ -175,4 +252,26 @@ import Glibc
         #expect(FileIO.list(dir.path + "/out")?.filter { !$0.hasSuffix(".\(getpid()).spare") } == ["w.json", "w.txt"],
                 "no temp files left behind")
     }
+}
+
+/// A `HoldableEventSource` on virtual time: `event(_:)` is one inotify event of a change or of a
+/// writer's temp file, delivered to the throttle at once, or kept while held.
+final class FakeEventSource: HoldableEventSource {
+    enum Event { case change, activity }
+    private weak var throttle: BurstThrottle?
+    private(set) var held = false
+    private(set) var kept: [Event] = []
+    private(set) var holds = 0, drains = 0, delivered = 0
+
+    /// Delivers to `throttle`; none: only records holds (the host drives its own throttle).
+    init(_ throttle: BurstThrottle? = nil) { self.throttle = throttle }
+
+    func event(_ e: Event) { if held { kept.append(e) } else { deliver(e) } }
+    private func deliver(_ e: Event) {
+        delivered += 1
+        switch e { case .change: throttle?.signal(); case .activity: throttle?.noteActivity() }
+    }
+    func hold() { held = true; holds += 1 }
+    func drain() { drains += 1; let k = kept; kept = []; k.forEach(deliver) }
+    func resume() { held = false; let k = kept; kept = []; k.forEach(deliver) }
 }

@@ -224,6 +224,30 @@ import Glibc
         #expect(h.launcher.timelineRequests == 4, "a change after the requests left gets the trailing reload")
     }
 
+    /// A writer's temp file is no change, but inside a burst's window it holds the container's
+    /// watch: the rest of the burst is read once, at the window's end.
+    @Test func aTempFileInsideAWindowHoldsTheContainersWatch() {
+        let h = Harness()
+        h.install("a.so", fakePlugin(kind: "habit", appGroups: ["group.habit"]) { _ in
+            WireResponse(ok: true, entries: [textEntry(Date(timeIntervalSince1970: 0), "count")], policy: WirePolicy(type: "never"))
+        })
+        h.host.start()
+        h.loop.advance(by: 1)
+        let watch = FakeEventSource()
+        h.host.attachContainerSource(group: "group.habit", watch)
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/.file0.tmp")
+        #expect(!watch.held && h.launcher.timelineRequests == 1, "a temp file outside a window: nothing")
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/file0")
+        h.loop.advance(by: 0)
+        #expect(h.launcher.timelineRequests == 2)
+        h.host.containerChanged(group: "group.habit", name: "/c/group.habit/.file1.tmp")
+        #expect(watch.held, "inside the window a temp file holds the watch")
+        #expect(h.launcher.timelineRequests == 2, "and reloads nothing")
+        h.loop.advance(by: 1)
+        #expect(!watch.held && h.launcher.timelineRequests == 2, "released at the window's end, no call owed")
+        h.host.attachContainerSource(group: "group.habit", nil)
+    }
+
     @Test func removingAPluginMarksItsOutputsRemoved() throws {
         let h = Harness()
         h.install("a.so", fakePlugin(kind: "k") { _ in

@@ -45,6 +45,41 @@ import Testing
         #expect(throws: (any Error).self) { try memo.decode(Data("{\"entries\":[".utf8), answering: a, payload: pa) }
     }
 
+    /// A clock's 60-entry timeline asked again a second later (a container change reloads the
+    /// whole bundle, issue 16): 59 entries are taken from the last answer, one is decoded, and the
+    /// response is exactly what a fresh decode gives.
+    @Test func aTimelineThatStartsLaterTakesTheEntriesItShares() throws {
+        func clock(from start: Int, count: Int = 60, bad: Int? = nil) -> Data {
+            // The C benchmark plugin's bytes (keys sorted, no spaces), one entry per second.
+            let entries = (start..<start + count).map { t in
+                #"{"date":\#(t == bad ? #""nan""# : "\(t)"),"view":{"kind":"text","text":"clock \#(t)"}}"#
+            }
+            return Data(#"{"entries":[\#(entries.joined(separator: ","))],"ok":true,"policy":{"type":"atEnd"}}"#.utf8)
+        }
+        var memo = WireAnswerMemo()
+        let a = WireRequest(op: .timeline, kind: "clock", family: .accessoryInline)
+        let p = try memo.encode(a)
+        _ = try memo.decode(clock(from: 1_800_000_000), answering: a, payload: p)
+        #expect(memo.takenEntries == 0)
+        let later = clock(from: 1_800_000_001)
+        let r = try memo.decode(later, answering: a, payload: p)
+        #expect(memo.takenEntries == 59 && memo.decodes == 2)
+        #expect(r == (try WireCodec.decodeResponse(later)), "the same response as decoded afresh")
+        let fiveLater = clock(from: 1_800_000_006)
+        #expect(try memo.decode(fiveLater, answering: a, payload: p) == (try WireCodec.decodeResponse(fiveLater)))
+        #expect(memo.takenEntries == 59 + 55)
+        // An answer sharing nothing is decoded whole; a bad number among new entries still fails.
+        let other = clock(from: 1_900_000_000)
+        #expect(try memo.decode(other, answering: a, payload: p) == (try WireCodec.decodeResponse(other)))
+        #expect(memo.takenEntries == 59 + 55)
+        #expect(throws: WireValidationError.self) { try memo.decode(clock(from: 1_900_000_001, bad: 1_900_000_060), answering: a, payload: p) }
+        // Fewer entries, one changed in the middle: the rest is still exact.
+        var changed = String(decoding: clock(from: 1_900_000_000, count: 10), as: UTF8.self)
+        changed = changed.replacing("clock 1900000005", with: "clock five")
+        let c = Data(changed.utf8)
+        #expect(try memo.decode(c, answering: a, payload: p) == (try WireCodec.decodeResponse(c)))
+    }
+
     @Test func memoryStaysWithinCapacity() throws {
         var memo = WireAnswerMemo(capacity: 3)
         for i in 0..<10 {

@@ -22,6 +22,19 @@ struct WireJSONReader {
     private let bytes: UnsafeRawBufferPointer
     private var i = 0
     private var depth = 0
+    /// An earlier answer whose entries are taken again where their bytes reappear (`answer`).
+    private var earlier: Earlier?
+    /// Reading an answer (`answer`): where each entry of `entries` is in `bytes`, and which of
+    /// them were taken from `earlier`.
+    private var tracking = false
+    private var entryRanges: [Range<Int>] = []
+    private var taken: [Bool] = []
+
+    private struct Earlier {
+        let bytes: UnsafeRawBufferPointer
+        let ranges: [Range<Int>]
+        let entries: [WireEntry]
+    }
 
     private init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
@@ -33,6 +46,28 @@ struct WireJSONReader {
             r.skipSpace()
             guard r.i == raw.count else { throw Unsupported() }
             return response
+        }
+    }
+
+    /// The response in `data` (as `response(from:)`), with where each of its entries is in
+    /// `data` and whether it was taken from `earlier` (an answer read before, `ranges` its
+    /// entries' places in `earlierBytes`) instead of decoded: an entry whose bytes are an earlier
+    /// entry's bytes is that entry. Exact: a JSON object ends where its bytes end, and an entry
+    /// is always read at the same depth of the same document shape.
+    static func answer(from data: Data, earlierBytes: Data?, ranges: [Range<Int>], entries: [WireEntry])
+        throws -> (response: WireResponse, ranges: [Range<Int>], taken: [Bool]) {
+        try data.withUnsafeBytes { raw in
+            try (earlierBytes ?? Data()).withUnsafeBytes { old in
+                var r = WireJSONReader(raw)
+                r.tracking = true
+                if earlierBytes != nil, ranges.count == entries.count, ranges.allSatisfy({ $0.upperBound <= old.count }) {
+                    r.earlier = Earlier(bytes: old, ranges: ranges, entries: entries)
+                }
+                let response = try r.response()
+                r.skipSpace()
+                guard r.i == raw.count else { throw Unsupported() }
+                return (response, r.entryRanges, r.taken)
+            }
         }
     }
 
@@ -86,7 +121,7 @@ struct WireJSONReader {
             switch key {
             case "ok": ok = try bool()
             case "error": out.error = try isNull() ? nil : try string()
-            case "entries": out.entries = try isNull() ? nil : try entries()
+            case "entries": out.entries = try isNull() ? nil : tracking ? try trackedEntries() : try entries()
             case "policy": out.policy = try isNull() ? nil : try policy()
             case "reloadRequests": out.reloadRequests = try isNull() ? nil : try strings()
             case "manifest": out.manifest = try isNull() ? nil : try manifest()
@@ -604,6 +639,52 @@ struct WireJSONReader {
         var c = try beginArray()
         while try nextElement(&c) { out.append(try entry()) }
         return out
+    }
+
+    /// `entries()` for `answer`: each entry's place recorded, and taken from `earlier` when its
+    /// bytes are an earlier entry's. The earlier entries are matched in order: the first entry
+    /// (or the second) is looked for among all of them, each later one is compared with the
+    /// earlier entry after the last match only (a timeline that starts later shares a run of
+    /// entries with the one before) — one `memcmp` per entry, at most twice the earlier count
+    /// when nothing matches.
+    private mutating func trackedEntries() throws -> [WireEntry] {
+        var out: [WireEntry] = []
+        out.reserveCapacity(earlier?.entries.count ?? 8)
+        entryRanges = []
+        taken = []
+        var next = 0
+        var anchored = false
+        var c = try beginArray()
+        while try nextElement(&c) {
+            skipSpace()
+            let start = i
+            var match: Int?
+            if let e = earlier {
+                if anchored || out.count >= 2 {
+                    if next < e.ranges.count, same(start, e, next) { match = next }
+                } else {
+                    match = (next..<e.ranges.count).first { same(start, e, $0) }
+                }
+            }
+            if let k = match, let e = earlier {
+                out.append(e.entries[k])
+                i = start + e.ranges[k].count
+                next = k + 1
+                anchored = true
+            } else {
+                out.append(try entry())
+            }
+            entryRanges.append(start..<i)
+            taken.append(match != nil)
+        }
+        return out
+    }
+
+    /// Whether the bytes at `start` begin with earlier entry `k`'s bytes.
+    private func same(_ start: Int, _ e: Earlier, _ k: Int) -> Bool {
+        let r = e.ranges[k]
+        guard !r.isEmpty, start + r.count <= bytes.count else { return false }
+        return memcmp(bytes.baseAddress! + start, e.bytes.baseAddress! + r.lowerBound, r.count) == 0
     }
 
     private mutating func viewNodes() throws -> [ViewNode] {

@@ -32,13 +32,19 @@ public enum WireValidation {
     /// What is wrong with the numbers of `entries`, or nil.
     public static func problem(in entries: [WireEntry]) -> String? {
         for (i, e) in entries.enumerated() {
-            if let bad = date(e.date) { return "entry \(i): date \(bad)" }
-            if let r = e.relevance {
-                if let bad = number(r.score, max: maxMagnitude) { return "entry \(i): relevance score \(bad)" }
-                if let bad = number(r.duration, min: 0, max: maxDateMagnitude) { return "entry \(i): relevance duration \(bad)" }
-            }
-            if let bad = node(e.view) { return "entry \(i): view \(bad)" }
+            if let bad = problem(in: e, at: i) { return bad }
         }
+        return nil
+    }
+
+    /// What is wrong with the numbers of entry `e`, the `i`th of its timeline, or nil.
+    public static func problem(in e: WireEntry, at i: Int) -> String? {
+        if let bad = date(e.date) { return "entry \(i): date \(bad)" }
+        if let r = e.relevance {
+            if let bad = number(r.score, max: maxMagnitude) { return "entry \(i): relevance score \(bad)" }
+            if let bad = number(r.duration, min: 0, max: maxDateMagnitude) { return "entry \(i): relevance duration \(bad)" }
+        }
+        if let bad = node(e.view) { return "entry \(i): view \(bad)" }
         return nil
     }
 

@@ -28,6 +28,8 @@ public final class WidgetHost {
     /// App groups whose container folder is gone, with the reason shown.
     private var missingContainers: [String: String] = [:]
     private var containerThrottles: [String: BurstThrottle] = [:]
+    /// The platform's watch of each container, held by its throttle during a burst.
+    private var containerSources: [String: any HoldableEventSource] = [:]
     /// `containers/<group>` directories of the app groups loaded bundles declare.
     public private(set) var containerDirectories: [String: String] = [:]
     public var onContainerDirectoriesChanged: ([String: String]) -> Void = { _ in }
@@ -115,10 +117,21 @@ public final class WidgetHost {
     /// the first event reloads at once, a burst that follows is coalesced into one more reload
     /// per window (throttle). Writers' temp and lock files are ignored: their rename onto the
     /// real name is the event that matters, and reloading on the temp file would read the old data.
+    ///
+    /// A temp file's event is no change, but says a writer is at work: inside an open window it
+    /// lets the throttle hold the container's watch until the window's end
+    /// (`BurstThrottle.noteActivity()`), so the rest of the burst wakes nobody.
     public func containerChanged(group: String, name: String? = nil) {
-        if let name, Self.isScratchFile(name) { return }
         guard let throttle = containerThrottles[group] else { return }
+        if let name, Self.isScratchFile(name) { throttle.noteActivity(); return }
         throttle.signal()
+    }
+
+    /// The platform's watch of `group`'s container (nil: none any more), which the container's
+    /// throttle holds while a burst's window is open (`HoldableEventSource`).
+    public func attachContainerSource(group: String, _ source: (any HoldableEventSource)?) {
+        containerSources[group] = source
+        containerThrottles[group]?.source = source
     }
 
     /// The container folder of `group` is gone (removed, moved away, replaced by a file) or back.
@@ -253,6 +266,7 @@ public final class WidgetHost {
                 self.scheduler.reload(reason: leading ? "container \(g) changed" : "container \(g) changed (end of the burst, free)",
                                       budgeted: leading) { users.contains($0.bundleName) }
             }
+            containerThrottles[g]?.source = containerSources[g]
         }
         if dirs != containerDirectories {
             containerDirectories = dirs

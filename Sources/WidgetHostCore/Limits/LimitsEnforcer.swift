@@ -52,16 +52,11 @@ public final class LimitsEnforcer: TimelineLimits {
         if entries.count > l.maxEntries {
             return "timeline rejected: \(entries.count) entries (limit maxEntries \(l.maxEntries))"
         }
-        // Through the buffer: each entry read in place, not copied (a copy retains its view's
-        // boxes; every answer of a reload round is checked, the clock's 60 entries among them).
-        return entries.withUnsafeBufferPointer { buffer -> String? in
-            for i in buffer.indices {
-                let (nodes, depth) = buffer[i].view.size
-                if depth > l.maxTreeDepth { return "timeline rejected: entry \(i) has a view tree \(depth) deep (limit maxTreeDepth \(l.maxTreeDepth))" }
-                if nodes > l.maxTreeNodes { return "timeline rejected: entry \(i) has \(nodes) view nodes (limit maxTreeNodes \(l.maxTreeNodes))" }
-            }
-            return nil
-        }
+        // Each entry read in place, not copied (a copy retains its view's boxes; every answer
+        // of a reload round is checked, the clock's 60 entries among them).
+        guard let (i, nodes, depth) = ViewNode.firstOversized(in: entries, maxNodes: l.maxTreeNodes, maxDepth: l.maxTreeDepth) else { return nil }
+        if depth > l.maxTreeDepth { return "timeline rejected: entry \(i) has a view tree \(depth) deep (limit maxTreeDepth \(l.maxTreeDepth))" }
+        return "timeline rejected: entry \(i) has \(nodes) view nodes (limit maxTreeNodes \(l.maxTreeNodes))"
     }
 
     public func accepted(entries: [WireEntry], policy: WirePolicy?, for spec: InstanceSpec) {

@@ -19,6 +19,13 @@
 /// and its timer is armed only when an event falls into it (no wake-up `window` later for
 /// nothing). Dates are wall-clock (`HostLoop.now`); one earlier than the window's start (the
 /// clock was set back) closes the window.
+///
+/// Held source: with a `source` set, the first event of an open window — a change (`signal()`)
+/// or only activity (`noteActivity()`: a writer's temp file, no change yet) — arms the window's
+/// timer and holds the source; the rest of the burst waits in the source (the kernel's inotify
+/// queue) instead of waking the loop. At the window's end the source is drained in one go (its
+/// events count as events of that window), and resumed once a window passed with no change.
+/// An isolated change holds nothing and arms no timer. Activity alone owes no call.
 /// Threading: loop thread only.
 public final class BurstThrottle {
     public let window: Double
@@ -38,6 +45,14 @@ public final class BurstThrottle {
     /// An uncovered event during the current window (the burst goes on).
     private var eventInWindow = false
     private var lastCall = 0.0
+    /// Where the events come from, when it can keep them back (see the type's comment).
+    public var source: (any HoldableEventSource)? {
+        willSet { if holding, newValue !== source { source?.resume(); holding = false } }
+    }
+    /// The source is held (until the window closes).
+    public private(set) var holding = false
+    /// Inside `drain()`: the events delivered belong to the window that is ending.
+    private var draining = false
 
     public init(loop: any HostLoop, window: Double, maxBurst: Double = 5, action: @escaping (_ leading: Bool) -> Void) {
         self.window = window
@@ -51,17 +66,46 @@ public final class BurstThrottle {
 
     /// Records one event.
     public func signal() {
+        if draining { pending = true; eventInWindow = true; return }
         if covering { return }
-        if timer?.isScheduled == true { pending = true; eventInWindow = true; return }
-        let now = loop.now.timeIntervalSinceReferenceDate
-        if let start = windowStart, now >= start, now < start + window {
+        if timer?.isScheduled == true { pending = true; eventInWindow = true; hold(); return }
+        if armInOpenWindow() {
             pending = true
             eventInWindow = true
-            timer?.schedule(after: start + window - now)
             return
         }
-        windowStart = now
+        windowStart = loop.now.timeIntervalSinceReferenceDate
         call(leading: true)
+    }
+
+    /// Records activity that is no change yet (a writer's temp file, whose rename will be the
+    /// change): inside an open window it holds the source until the window's end, so the burst
+    /// it belongs to goes on without waking the loop. Owes no call; without a source, a no-op.
+    public func noteActivity() {
+        guard source != nil, !draining, !covering, !holding else { return }
+        if timer?.isScheduled == true { hold(); return }
+        _ = armInOpenWindow()
+    }
+
+    /// When a window is open now: its timer armed for its end, the source held; true.
+    private func armInOpenWindow() -> Bool {
+        let now = loop.now.timeIntervalSinceReferenceDate
+        guard let start = windowStart, now >= start, now < start + window else { return false }
+        timer?.schedule(after: start + window - now)
+        hold()
+        return true
+    }
+
+    private func hold() {
+        guard !holding, let source else { return }
+        holding = true
+        source.hold()
+    }
+
+    private func release() {
+        guard holding else { return }
+        holding = false
+        source?.resume()
     }
 
     private func call(leading: Bool) {
@@ -72,6 +116,11 @@ public final class BurstThrottle {
     }
 
     private func windowEnded() {
+        if holding, let source {
+            draining = true
+            source.drain()
+            draining = false
+        }
         if eventInWindow {
             // Still bursting: wait for a quiet window, unless it has gone on for maxBurst.
             eventInWindow = false
@@ -80,12 +129,18 @@ public final class BurstThrottle {
             return
         }
         windowStart = nil
+        release()
         guard pending else { return }
         pending = false
         call(leading: false)
     }
 
-    public func close() { timer?.close(); timer = nil; coverTimer?.close(); coverTimer = nil }
+    /// Stops the timers; a held source is resumed (it outlives the throttle).
+    public func close() {
+        release()
+        source = nil
+        timer?.close(); timer = nil; coverTimer?.close(); coverTimer = nil
+    }
 }
 
 /// Trailing-edge debounce: fires once, `delay` after the last event. For the plugin folder,

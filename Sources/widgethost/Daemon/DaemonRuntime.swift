@@ -129,13 +129,21 @@ final class DaemonRuntime {
 
     private func watchContainers(_ dirs: [String: String]) {
         for (group, w) in containerWatchers where dirs[group] != w.root {
+            host.attachContainerSource(group: group, nil)
             w.close(); containerWatchers[group] = nil
         }
         for (group, dir) in dirs where containerWatchers[group] == nil {
-            containerWatchers[group] = DirectoryTreeWatcher(loop: loop, root: dir, ignoring: WidgetHost.isScratchFile,
-                                                            onRootPresence: { [weak self] in self?.host.containerPresence(group: group, present: $0) }) { [weak self] path in
-                self?.host.containerChanged(group: group, name: path)
+            // Temp files are reported too: the host ignores them as changes, but inside a burst's
+            // window one lets it hold the watch (BurstThrottle.noteActivity).
+            guard let w = DirectoryTreeWatcher(loop: loop, root: dir,
+                                               onRootPresence: { [weak self] in self?.host.containerPresence(group: group, present: $0) },
+                                               onOverflow: { [logger] in logger.warning("container \(group): the kernel's event queue overflowed (fs.inotify.max_queued_events), events were lost: watching the folder afresh and reloading its widgets") },
+                                               onChange: { [weak self] path in self?.host.containerChanged(group: group, name: path) }) else {
+                logger.error("cannot watch container \(group) at \(dir): inotify_init1: \(String(cString: strerror(errno))) (fs.inotify.max_user_instances reached?); its widgets reload only on schedule")
+                continue
             }
+            containerWatchers[group] = w
+            host.attachContainerSource(group: group, w)
             logger.debug("watching container \(group) at \(dir)")
         }
     }
