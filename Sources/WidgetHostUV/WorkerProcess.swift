@@ -28,7 +28,6 @@ import Glibc
 public final class WorkerProcess: WorkerConnection {
     private struct Pending {
         let request: WireRequest
-        let payload: Data
         let reply: (Result<WireResponse, WorkerFailure>) -> Void
         let deadline: UInt64
     }
@@ -108,11 +107,8 @@ public final class WorkerProcess: WorkerConnection {
 
     public func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void) {
         guard !stopped, exitStatus == nil else { reply(.failure(WorkerFailure("worker of \(pluginPath) is not running"))); return }
-        let payload: Data
-        do { payload = try memo.encode(request) } catch {
-            reply(.failure(WorkerFailure("cannot encode request: \(error)"))); return
-        }
-        pending.append(Pending(request: request, payload: payload, reply: reply, deadline: loop.nowMilliseconds + UInt64(max(1, timeout * 1000))))
+        let payload = memo.encode(request)
+        pending.append(Pending(request: request, reply: reply, deadline: loop.nowMilliseconds + UInt64(max(1, timeout * 1000))))
         if pending.count == 1 { armDeadline() }
         if outgoing.isEmpty { flushTimer?.start(milliseconds: 0) }  // runs once this iteration's callbacks are done
         outgoing.append(contentsOf: Framing.frame(payload))
@@ -172,7 +168,7 @@ public final class WorkerProcess: WorkerConnection {
             let p = pending.removeFirst()
             armDeadline()
             do {
-                p.reply(.success(try memo.decode(frame, answering: p.request, payload: p.payload)))
+                p.reply(.success(try memo.decode(frame, answering: p.request)))
             } catch let invalid as WireValidationError {
                 p.reply(.failure(WorkerFailure("\(pluginPath): timeline rejected: \(invalid)")))
             } catch {

@@ -16,33 +16,34 @@ import Testing
         var memo = WireAnswerMemo()
         let a = WireRequest(op: .timeline, kind: "a", family: .systemSmall)
         let b = WireRequest(op: .timeline, kind: "b", family: .systemSmall)
-        let pa = try memo.encode(a), pb = try memo.encode(b)
-        #expect(try memo.encode(a) == pa)
-        #expect(try memo.decode(answer("one"), answering: a, payload: pa).entries?.first?.view.text == "one")
-        #expect(try memo.decode(answer("one"), answering: a, payload: pa).entries?.first?.view.text == "one")
+        let pa = memo.encode(a)
+        _ = memo.encode(b)
+        #expect(memo.encode(a) == pa)
+        #expect(try memo.decode(answer("one"), answering: a).entries?.first?.view.text == "one")
+        #expect(try memo.decode(answer("one"), answering: a).entries?.first?.view.text == "one")
         #expect(memo.decodes == 1 && memo.hits == 1)
         // The same bytes answering another request, and new bytes for the first, are decoded.
-        #expect(try memo.decode(answer("one"), answering: b, payload: pb).entries?.first?.view.text == "one")
-        #expect(try memo.decode(answer("two"), answering: a, payload: pa).entries?.first?.view.text == "two")
+        #expect(try memo.decode(answer("one"), answering: b).entries?.first?.view.text == "one")
+        #expect(try memo.decode(answer("two"), answering: a).entries?.first?.view.text == "two")
         #expect(memo.decodes == 3 && memo.hits == 1)
     }
 
     @Test func otherOperationsAreNotRemembered() throws {
         var memo = WireAnswerMemo()
         let d = WireRequest(op: .describe)
-        let p = try memo.encode(d)
+        _ = memo.encode(d)
         let bytes = try WireCodec.encode(WireResponse.failure("no"))
-        _ = try memo.decode(bytes, answering: d, payload: p)
-        _ = try memo.decode(bytes, answering: d, payload: p)
+        _ = try memo.decode(bytes, answering: d)
+        _ = try memo.decode(bytes, answering: d)
         #expect(memo.hits == 0)
     }
 
     @Test func aMalformedAnswerStillFailsAfterAGoodOne() throws {
         var memo = WireAnswerMemo()
         let a = WireRequest(op: .timeline, kind: "a", family: .systemSmall)
-        let pa = try memo.encode(a)
-        _ = try memo.decode(answer("one"), answering: a, payload: pa)
-        #expect(throws: (any Error).self) { try memo.decode(Data("{\"entries\":[".utf8), answering: a, payload: pa) }
+        _ = memo.encode(a)
+        _ = try memo.decode(answer("one"), answering: a)
+        #expect(throws: (any Error).self) { try memo.decode(Data("{\"entries\":[".utf8), answering: a) }
     }
 
     /// A clock's 60-entry timeline asked again a second later (a container change reloads the
@@ -58,34 +59,34 @@ import Testing
         }
         var memo = WireAnswerMemo()
         let a = WireRequest(op: .timeline, kind: "clock", family: .accessoryInline)
-        let p = try memo.encode(a)
-        _ = try memo.decode(clock(from: 1_800_000_000), answering: a, payload: p)
+        _ = memo.encode(a)
+        _ = try memo.decode(clock(from: 1_800_000_000), answering: a)
         #expect(memo.takenEntries == 0)
         let later = clock(from: 1_800_000_001)
-        let r = try memo.decode(later, answering: a, payload: p)
+        let r = try memo.decode(later, answering: a)
         #expect(memo.takenEntries == 59 && memo.decodes == 2)
         #expect(r == (try WireCodec.decodeResponse(later)), "the same response as decoded afresh")
         let fiveLater = clock(from: 1_800_000_006)
-        #expect(try memo.decode(fiveLater, answering: a, payload: p) == (try WireCodec.decodeResponse(fiveLater)))
+        #expect(try memo.decode(fiveLater, answering: a) == (try WireCodec.decodeResponse(fiveLater)))
         #expect(memo.takenEntries == 59 + 55)
         // An answer sharing nothing is decoded whole; a bad number among new entries still fails.
         let other = clock(from: 1_900_000_000)
-        #expect(try memo.decode(other, answering: a, payload: p) == (try WireCodec.decodeResponse(other)))
+        #expect(try memo.decode(other, answering: a) == (try WireCodec.decodeResponse(other)))
         #expect(memo.takenEntries == 59 + 55)
-        #expect(throws: WireValidationError.self) { try memo.decode(clock(from: 1_900_000_001, bad: 1_900_000_060), answering: a, payload: p) }
+        #expect(throws: WireValidationError.self) { try memo.decode(clock(from: 1_900_000_001, bad: 1_900_000_060), answering: a) }
         // Fewer entries, one changed in the middle: the rest is still exact.
         var changed = String(decoding: clock(from: 1_900_000_000, count: 10), as: UTF8.self)
         changed = changed.replacing("clock 1900000005", with: "clock five")
         let c = Data(changed.utf8)
-        #expect(try memo.decode(c, answering: a, payload: p) == (try WireCodec.decodeResponse(c)))
+        #expect(try memo.decode(c, answering: a) == (try WireCodec.decodeResponse(c)))
     }
 
     @Test func memoryStaysWithinCapacity() throws {
         var memo = WireAnswerMemo(capacity: 3)
         for i in 0..<10 {
             let r = WireRequest(op: .timeline, kind: "k\(i)", family: .systemSmall)
-            let p = try memo.encode(r)
-            _ = try memo.decode(answer("x"), answering: r, payload: p)
+            _ = memo.encode(r)
+            _ = try memo.decode(answer("x"), answering: r)
         }
         #expect(memo.remembered <= 3)
     }

@@ -185,7 +185,7 @@ public final class I3BarSink: OutputSink {
             keptCount -= 1
             total -= adds[i]
             // The next kept word becomes the first part when nothing precedes it: its separator goes.
-            if lead == nil, let next = (i + 1 < words.count ? (i + 1)..<words.count : words.count..<words.count).first(where: { kept[$0] }),
+            if lead == nil, let next = ((i + 1)..<words.count).first(where: { kept[$0] }),
                !(0..<i).contains(where: { kept[$0] }) {
                 let own = words[next].count
                 total -= adds[next] - own

@@ -38,7 +38,7 @@ public struct WireAnswerMemo {
     public init(capacity: Int = 4096) { self.capacity = capacity }
 
     /// The request's payload.
-    public mutating func encode(_ request: WireRequest) throws -> Data {
+    public mutating func encode(_ request: WireRequest) -> Data {
         if let slot = slots[request] { return slot.payload }
         let d = WireCodec.encodeRequest(request)
         guard request.op == .timeline else { return d }
@@ -47,10 +47,10 @@ public struct WireAnswerMemo {
         return d
     }
 
-    /// The response in `frame`, which answers `request`, whose payload was `payload` (from
-    /// `encode`). An answer to a request no longer held (the memory was emptied meanwhile) is
-    /// decoded and not remembered.
-    public mutating func decode(_ frame: Data, answering request: WireRequest, payload: Data) throws -> WireResponse {
+    /// The response in `frame`, which answers `request` (sent as `encode` gave it). An answer
+    /// to a request no longer held (the memory was emptied meanwhile) is decoded and not
+    /// remembered.
+    public mutating func decode(_ frame: Data, answering request: WireRequest) throws -> WireResponse {
         guard request.op == .timeline else { return try WireCodec.decodeResponse(frame) }
         let slot = slots[request]
         if let last = slot?.answer, last.bytes == frame {
