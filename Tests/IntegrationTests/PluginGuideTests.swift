@@ -73,6 +73,23 @@ import Glibc
         let installed = FileManagerFree.bytes(walk.clone + "/Plugins/MyWidgets.so")
         #expect(installed != nil && installed == FileManagerFree.bytes(bundle + "/.build/release/libMyWidgets.so"))
     }
+
+    /// The host `scripts/run.sh` runs — `run` on the clone's `config.json` — loads the
+    /// installed bundle with the log line the page quotes (in the walk's XDG folders, so no
+    /// other host on the machine is involved).
+    @Test func theHostOnTheClonesConfigLoadsTheInstalledBundle() throws {
+        let walk = try GuideWalk.shared.get()
+        try #require(walk.status == 0, "the guide's commands stopped: \(walk.failure ?? "")")
+        let page = try #require(FileManagerFree.read(TestPaths.repoRoot + "/" + Self.page))
+        let line = "plugin loaded: MyWidgets.so (MyWidgets.CounterWidget; widgets: counter)"
+        #expect(page.contains("`\(line)`"), "the page quotes another log line")
+        let environment = currentEnvironment().filter { !$0.hasPrefix("XDG_") } + walk.xdgEnvironment.map { "\($0.key)=\($0.value)" }
+        let host = try BarProcess(walk.clone + "/.build/release/widgethost", ["run", "--config", walk.clone + "/config.json"],
+                                  dir: GuideWalk.root, name: "host", stdin: .file("/dev/null"), environment: environment)
+        defer { host.signal(SIGTERM); _ = host.waitForExit() }
+        #expect(eventually(timeout: 60) { FileManagerFree.read(host.errPath)?.contains(line) == true },
+                "host:\n\(FileManagerFree.read(host.errPath) ?? "")")
+    }
 }
 
 /// The blocks of a guide page that `PluginGuideTests` follows, marked by an HTML comment on the
@@ -136,6 +153,8 @@ struct GuideWalk {
     let clone: String
     let status: Int32
     let transcript: String
+    /// The walk's own XDG folders, which its commands ran with.
+    let xdgEnvironment: [String: String]
     /// The command that failed, when one did.
     let failure: String?
     private let outputs: [Int: String]
@@ -177,10 +196,9 @@ struct GuideWalk {
         // A PATH on which no widgethost is found: the guide must say how to reach it.
         let path = (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin").split(separator: ":")
             .filter { !FileManagerFree.exists($0 + "/widgethost") }.joined(separator: ":")
-        let r = run("/bin/bash", [root + "/guide.sh"], environment: [
-            "PATH": path, "XDG_CONFIG_HOME": root + "/xdg/config", "XDG_DATA_HOME": root + "/xdg/data",
-            "XDG_STATE_HOME": root + "/xdg/state", "XDG_RUNTIME_DIR": root + "/xdg/runtime",
-        ])
+        xdgEnvironment = ["XDG_CONFIG_HOME": root + "/xdg/config", "XDG_DATA_HOME": root + "/xdg/data",
+                          "XDG_STATE_HOME": root + "/xdg/state", "XDG_RUNTIME_DIR": root + "/xdg/runtime"]
+        let r = run("/bin/bash", [root + "/guide.sh"], environment: xdgEnvironment.merging(["PATH": path]) { $1 })
         status = r.stdout.contains("@@guide-end\n") ? r.status : max(1, r.status)
         transcript = r.stdout + r.stderr
         failure = transcript.split(separator: "\n").first { $0.hasPrefix("@@guide-failed: ") }.map { String($0.dropFirst(16)) }
