@@ -30,6 +30,14 @@ import Glibc
         let byDefault = run(TestPaths.widgethost, ["preview", plugin, "--family", "accessoryInline"], environment: env)
         #expect(byDefault.status == 0 && byDefault.stdout.contains("v1 none #0"), "\(byDefault.stdout)\(byDefault.stderr)")
 
+        // The README's own lines, on the Habit bundle: 6/8 after the write, not 0/8.
+        let habit = run(TestPaths.widgethost, ["defaults", "write", "--config", config, "group.com.yourapp.shared", "completedCount", "6"],
+                        environment: env)
+        #expect(habit.status == 0, "\(habit.stderr)")
+        let shown = run(TestPaths.widgethost, ["preview", "--config", config, TestPaths.plugin("HabitWidget"), "--kind", "MyAppWidget",
+                                               "--family", "accessoryInline"], environment: env)
+        #expect(shown.status == 0 && shown.stdout.contains("Habit: 6/8"), "\(shown.stdout)\(shown.stderr)")
+
         let broken = dir.path + "/broken.json"
         FileManagerFree.write(broken, #"{"paths": 3}"#)
         let bad = run(TestPaths.widgethost, ["preview", "--config", broken, plugin], environment: env)
