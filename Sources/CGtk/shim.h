@@ -51,8 +51,18 @@ static inline void widgethost_x11_report_lost_connection(GdkDisplay *display) {
 #endif
 }
 
-/* On Wayland GDK logs "Error reading events from display: …" (or "Error flushing display",
-   "Error N (…) dispatching to Wayland display.") as a structured Gdk message and then exits with
+/* Whether a GDK message is one of those GDK 3.24's Wayland backend logs just before it exits
+   with status 1 because the compositor went away: "Error reading events from display: …",
+   "Error flushing display: …", "Error N (…) dispatching to Wayland display." or — when the
+   compositor's last bytes and its hang-up arrive together — "Lost connection to Wayland
+   compositor." */
+static inline gboolean widgethost_gdk_reports_lost_display(const char *domain, const char *message) {
+    if (!domain || !message || strcmp(domain, "Gdk") != 0) return FALSE;
+    return (g_str_has_prefix(message, "Error") && strstr(message, "display") != NULL)
+        || g_str_has_prefix(message, "Lost connection to Wayland compositor");
+}
+
+/* On Wayland GDK logs one of the messages above as a structured Gdk message and then exits with
    status 1: this log writer says why the surface stops instead, with GDK's reason; every other
    message goes to GLib's default writer. Set once, before gtk_init. */
 static GLogWriterOutput widgethost_log_writer(GLogLevelFlags level, const GLogField *fields, gsize n, gpointer data) {
@@ -61,7 +71,7 @@ static GLogWriterOutput widgethost_log_writer(GLogLevelFlags level, const GLogFi
         if (strcmp(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0) domain = fields[i].value;
         if (strcmp(fields[i].key, "MESSAGE") == 0 && fields[i].length < 0) message = fields[i].value;
     }
-    if (domain && message && strcmp(domain, "Gdk") == 0 && g_str_has_prefix(message, "Error") && strstr(message, "display")) {
+    if (widgethost_gdk_reports_lost_display(domain, message)) {
         gchar *line = g_strdup_printf("widgethost-desktop: the display went away (%s); stopping\n", message);
         ssize_t ignored = write(2, line, strlen(line));
         (void)ignored;

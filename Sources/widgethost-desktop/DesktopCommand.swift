@@ -1,4 +1,6 @@
+import CGtk
 import FoundationEssentials
+import OpenWidgetKit
 import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
@@ -7,7 +9,7 @@ import Glibc
 /// Arguments, configuration and start-up of `widgethost-desktop`. Main thread.
 enum DesktopCommand {
     static let usage = """
-    usage: widgethost-desktop [--config FILE] [--out DIR]
+    usage: widgethost-desktop [--config FILE] [--out DIR] [--version]
 
     Puts the widgets of the configuration's `desktop` section on the desktop: a layer-shell
     surface on the background layer under Wayland, a desktop-type window under X11. Pictures are
@@ -23,6 +25,7 @@ enum DesktopCommand {
         while i < args.count {
             switch args[i] {
             case "--help", "-h": print(usage); return 0
+            case "--version": print(version); return 0
             case "--config", "--out":
                 guard i + 1 < args.count else { return fail("\(args[i]) needs a value") }
                 if args[i] == "--config" { configPath = args[i + 1] } else { outOverride = args[i + 1] }
@@ -48,10 +51,26 @@ enum DesktopCommand {
             return fail("\(path ?? "(defaults)"): \(error)")
         }
         let desktop = config.desktop ?? DesktopConfig()
+        for id in desktop.widgets {
+            if let w = config.widgets?.first(where: { $0.id == id }), !w.outputs.contains(.png) {
+                FileHandleFree.error("widgethost-desktop: \(id) has no \"png\" among its outputs (\(w.outputs.map(\.rawValue).joined(separator: ", "))): "
+                                     + "the host draws no picture of it to show")
+            }
+        }
         let out = outOverride.map(absolute) ?? config.paths.out
         let socket = ControlSocketPath.resolve(config.paths, environment: environment)
         guard let surface = DesktopSurface(outDirectory: out, desktop: desktop, controlSocket: socket) else { return 1 }
         return surface.run()
+    }
+
+    /// What `--version` prints: the SDK version it reads outputs of, and the GTK and
+    /// gtk-layer-shell it runs on.
+    static var version: String {
+        """
+        widgethost-desktop \(openWidgetKitVersion)
+        GTK \(gtk_get_major_version()).\(gtk_get_minor_version()).\(gtk_get_micro_version()), \
+        gtk-layer-shell \(gtk_layer_get_major_version()).\(gtk_layer_get_minor_version()).\(gtk_layer_get_micro_version())
+        """
     }
 
     static func fail(_ message: String) -> Int32 {

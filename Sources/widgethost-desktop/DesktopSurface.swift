@@ -97,6 +97,7 @@ final class DesktopSurface {
         let surface = isLayerShell ? "a layer-shell background surface"
             : unmanaged ? "a window below all others (the window manager has no desktop windows)" : "a desktop window"
         FileHandleFree.error("widgethost-desktop: \(grid.items.count) widget(s) from \(outDirectory) on \(surface)")
+        reportMissing()
         gtk_main()
         return status
     }
@@ -131,6 +132,22 @@ final class DesktopSurface {
             pictures[id] = p
         }
         relayout()
+    }
+
+    /// Says why a widget the surface should show is not on the grid (yet): it appears once the
+    /// host has drawn it.
+    private func reportMissing() {
+        let shown = Set(grid.items.map(\.id))
+        if desktop.widgets.isEmpty {
+            if shown.isEmpty {
+                FileHandleFree.error("widgethost-desktop: no picture in \(outDirectory) yet: a widget shows once the host draws it (\"png\" among its outputs)")
+            }
+            return
+        }
+        for id in desktop.widgets where !shown.contains(id) {
+            let why = pictures[id]?.pixbuf == nil ? "no picture \(id).png yet" : "its family is not known yet (no \(id).json or \(id).regions.json)"
+            FileHandleFree.error("widgethost-desktop: \(id) is not shown: \(why) in \(outDirectory); it shows once the host writes it")
+        }
     }
 
     private func relayout() {

@@ -4,11 +4,16 @@ import OpenWidgetKit
 import WidgetHostCore
 
 /// One widget on the desktop: its last good picture (`out/<id>.png`), the click regions beside
-/// it, and its state from `out/<id>.json` (family, stale). A torn, missing or foreign file never
-/// replaces what is shown: the last good picture stays. Main thread (GTK) only.
+/// it, and its state from `out/<id>.json` (family, stale). A widget whose outputs are "png"
+/// alone has no `.json`: its family is then the one whose size its picture has (from the
+/// regions file, which gives pixels and scale), and it is never shown stale. A torn, missing or
+/// foreign file never replaces what is shown: the last good picture stays. Main thread (GTK) only.
 final class WidgetPicture {
     let id: String
-    private(set) var family: WidgetFamily?
+    /// The family: the state file's, else the picture's.
+    var family: WidgetFamily? { stateFamily ?? pictureFamily }
+    private var stateFamily: WidgetFamily?
+    private var pictureFamily: WidgetFamily?
     private(set) var pixbuf: OpaquePointer?
     private(set) var regions: PictureRegions?
     private(set) var stale = false
@@ -35,6 +40,9 @@ final class WidgetPicture {
         if name == nil || name == PictureRegions.fileName(for: id) {
             if let data = FileIO.read(directory + "/" + PictureRegions.fileName(for: id)), let r = PictureRegions.decode(data) {
                 regions = r
+                let before = family
+                pictureFamily = Self.family(ofPicture: r) ?? pictureFamily
+                changed = changed || family != before
             }
         }
         return changed
@@ -44,10 +52,17 @@ final class WidgetPicture {
         guard let data = FileIO.read(directory + "/" + id + ".json"),
               let o = try? JSONDecoder().decode(WidgetOutput.self, from: data) else { return false }
         let before = (family, stale, error)
-        family = WidgetFamily(rawValue: o.family) ?? family
+        stateFamily = WidgetFamily(rawValue: o.family) ?? stateFamily
         stale = o.stale
         error = o.error
         return before != (family, stale, error)
+    }
+
+    /// The family whose size in points a picture of `regions`' pixel size and scale has.
+    static func family(ofPicture regions: PictureRegions) -> WidgetFamily? {
+        guard regions.scale > 0 else { return nil }
+        let w = regions.width / regions.scale, h = regions.height / regions.scale
+        return WidgetFamily.allCases.first { abs($0.nominalSize.width - w) < 0.5 && abs($0.nominalSize.height - h) < 0.5 }
     }
 
     private func reloadPixbuf(_ directory: String) -> Bool {

@@ -212,9 +212,56 @@ import Glibc
         s.writeState(Self.habit, stale: true)
         s.expectShows(frames, dimmed: [Self.habit], within: Self.patience, shot: shot, log: desktop)
 
+        // sway goes while the surface is stopped, so that sway's last bytes and its hang-up reach
+        // the surface together: GDK then logs "Lost connection to Wayland compositor." (not
+        // "Error reading events…"), which a plain SIGTERM gave in some runs only (issue 22).
+        desktop.signal(SIGSTOP)
+        let ipc = try #require(FileManagerFree.names(in: s.session.runtime).first { $0.hasPrefix("sway-ipc.") }, "no sway IPC socket")
+        let change = s.run("/usr/bin/swaymsg", ["-s", s.session.runtime + "/" + ipc, "output", "HEADLESS-1", "scale", "2"])
+        #expect(change.status == 0, "\(change.stdout)\(change.stderr)")
         compositor.signal(SIGTERM)
+        #expect(compositor.waitForExit(timeout: Self.patience) != nil, "sway did not stop")
+        desktop.signal(SIGCONT)
         #expect(desktop.waitForExit(timeout: Self.patience) == 1, "\(desktop.stderr)")
-        #expect(desktop.stderr.contains("widgethost-desktop: the display went away ("), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("widgethost-desktop: the display went away (Lost connection to Wayland compositor.); stopping"),
+                "\(desktop.stderr)")
+        #expect(!desktop.stderr.contains("Gdk-Message"), "\(desktop.stderr)")
+    }
+
+    /// A widget whose outputs are "png" alone has no `out/<id>.json`: the surface takes its family
+    /// from its picture (the regions file gives pixels and scale) and shows it. A desktop widget
+    /// whose outputs have no "png", and one with no picture yet, are named with the reason
+    /// (issue 22: "0 widget(s)" and nothing else).
+    @Test func x11SurfaceShowsAWidgetWhosePictureIsItsOnlyOutput() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let screen = try XServer.start(width: Self.screen.width, height: Self.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let s = try DesktopScene(display: screen.display, anchor: "top-right")
+        defer { s.stop() }
+        s.writeConfig("""
+            {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["png"]},
+                         {"kind": "ClockyWidget", "family": "systemMedium", "outputs": ["files"]}],
+             "desktop": {"widgets": ["\(Self.habit)", "\(Self.clocky)"], "scale": 2}}
+            """)
+        _ = try s.fakeHost()
+        s.putFile(Self.habit + ".png", try #require(readBytes(DesktopScene.picture(Self.habit))))
+        s.putFile(PictureRegions.fileName(for: Self.habit), Array(#"{"width": 316, "height": 316, "scale": 2, "regions": []}"#.utf8))
+        let desktop = try s.startDesktop()
+        let grid = DesktopGrid(widgets: [(Self.habit, .systemSmall)])
+        let frame = (x: Self.screen.width - 64 - Int(grid.width * 2), y: 64, w: 316, h: 316)
+        s.expectShows([Self.habit: frame], dimmed: [], within: Self.patience, shot: { s.rootShot(capture) }, log: desktop)
+        #expect(desktop.stderr.contains("1 widget(s) from \(s.out)"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("\(Self.clocky) has no \"png\" among its outputs (files)"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("\(Self.clocky) is not shown: no picture \(Self.clocky).png yet"), "\(desktop.stderr)")
+    }
+
+    /// `--version`, as every command of the project has it: the SDK and the GTK it runs on, with
+    /// no display needed.
+    @Test func versionNamesTheSDKAndGTK() {
+        let r = run("/usr/bin/env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", TestPaths.products + "/widgethost-desktop", "--version"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("widgethost-desktop \(openWidgetKitVersion)\nGTK 3."), "\(r.stdout)")
+        #expect(r.stdout.contains(", gtk-layer-shell "), "\(r.stdout)")
     }
 
     /// The real host draws the Habit widget (`png` output, scale 2) and the surface shows it; a

@@ -13,11 +13,18 @@ struct DefaultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "defaults",
         abstract: "Read and write an app group's shared defaults (containers/<group>/defaults.json).",
+        discussion: """
+        An app group's SharedDefaults (UserDefaults(suiteName:) of a widget) live in \
+        <paths.containers>/<group>/defaults.json: one flat JSON object, key → value \
+        ({"count": 7}). The host reloads the group's widgets when it changes. Use the same \
+        --config as the host and `preview`, or they read different containers. \
+        See docs/plugin-authoring.md.
+        """,
         subcommands: [Read.self, Write.self, Delete.self]
     )
 
     struct Location: ParsableArguments {
-        @Option(help: "The config file whose paths.containers to use.")
+        @Option(help: "The config file whose paths.containers to use (default: $XDG_CONFIG_HOME/widgethost/config.json when it exists, else built-in defaults).")
         var config: String?
         @Option(help: "The containers root (overrides the config).")
         var containers: String?

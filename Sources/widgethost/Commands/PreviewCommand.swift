@@ -9,7 +9,9 @@ import Glibc
 
 /// `widgethost preview <plugin.so>`: runs a bundle in a worker and prints, per widget kind and
 /// family, its placeholder, snapshot and timeline (each entry's date and rendering, and the
-/// policy) — the terminal's widget gallery and Xcode preview canvas.
+/// policy) — the terminal's widget gallery and Xcode preview canvas. The worker reads the app
+/// groups' containers of `--config`'s `paths.containers`, as the host's workers do, so `preview`
+/// shows what `defaults write` with the same `--config` wrote.
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
@@ -20,6 +22,10 @@ struct PreviewCommand: ParsableCommand {
 
     @Argument(help: "The plugin shared object (.so).")
     var plugin: String
+
+    @Option(name: .long, help: "The config file whose paths.containers the widgets read, as the host's do (default: $XDG_CONFIG_HOME/widgethost/config.json when it exists, else built-in defaults).",
+            completion: .file(extensions: ["json"]))
+    var config: String?
 
     @Option(help: "Only this widget kind.")
     var kind: String?
@@ -61,10 +67,17 @@ struct PreviewCommand: ParsableCommand {
 
     func run() throws {
         let path = ConfigSource.absolute(plugin)
+        let hostConfig: HostConfig
+        switch ConfigSource(explicitPath: config).load() {
+        case .success(let c): hostConfig = c
+        case .failure(let e): throw ValidationError("invalid configuration: \(e)")
+        }
+        // The worker's app-group containers: the config's, as the daemon gives its workers.
+        let workerEnvironment = ["WIDGETHOST_CONTAINERS": hostConfig.paths.containers]
         var worker: BlockingWorkerClient
         let manifest: BundleManifest
         do {
-            worker = try BlockingWorkerClient(pluginPath: path)
+            worker = try BlockingWorkerClient(pluginPath: path, environment: workerEnvironment)
             let described = try worker.request(WireRequest(op: .describe))
             guard described.ok, let m = described.manifest else { throw BlockingWorkerClient.Failure(description: described.error ?? "describe returned no manifest") }
             manifest = m
@@ -75,6 +88,7 @@ struct PreviewCommand: ParsableCommand {
         var options = RenderOptions()
         options.locale = .currentTime
         options.glyphs = nerdFont ? .nerdFont : .unicode
+        let symbols = PreviewSymbolCheck(glyphs: options.glyphs)
         print("Bundle \(manifest.bundleId) (SDK \(manifest.sdkVersion.isEmpty ? "none" : manifest.sdkVersion), ABI \(manifest.abiVersion))" +
               (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))"))
         let widgets = manifest.widgets.filter { kind == nil || $0.kind == kind }
@@ -116,7 +130,7 @@ struct PreviewCommand: ParsableCommand {
                     do {
                         let response = try worker.request(WireRequest(op: op, kind: widget.kind, family: fam, configuration: configuration, isPreview: op != .timeline))
                         guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
-                        show(op, response, family: fam, options: options)
+                        show(op, response, widget: widget.kind, family: fam, options: options, symbols: symbols)
                     } catch {
                         failures += 1
                         print("\(op.rawValue): ERROR \(error)")
@@ -124,19 +138,20 @@ struct PreviewCommand: ParsableCommand {
                         // go on in a fresh worker.
                         if worker.hasExited {
                             ControlClient.printError("preview: \(widget.kind) (\(fam.rawValue)) \(op.rawValue) crashed its worker: \(error)")
-                            guard let fresh = try? BlockingWorkerClient(pluginPath: path) else { throw ExitCode(1) }
+                            guard let fresh = try? BlockingWorkerClient(pluginPath: path, environment: workerEnvironment) else { throw ExitCode(1) }
                             worker = fresh
                         }
                     }
                 }
             }
         }
-        failures += showPreviews(manifest, worker: &worker, path: path, options: options)
+        failures += showPreviews(manifest, worker: &worker, path: path, environment: workerEnvironment, options: options, symbols: symbols)
         if failures > 0 { throw ExitCode(1) }
     }
 
     /// The bundle's `#Preview`s, by name, each rendered as `timeline` is. Returns the failures.
-    private func showPreviews(_ manifest: BundleManifest, worker: inout BlockingWorkerClient, path: String, options: RenderOptions) -> Int {
+    private func showPreviews(_ manifest: BundleManifest, worker: inout BlockingWorkerClient, path: String,
+                              environment: [String: String], options: RenderOptions, symbols: PreviewSymbolCheck) -> Int {
         let previews = (manifest.previews ?? []).filter { p in
             (kind == nil || p.kind == kind) && (family == "all" || (p.family?.rawValue ?? family) == family)
         }
@@ -152,6 +167,7 @@ struct PreviewCommand: ParsableCommand {
                 let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true))
                 guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
                 let entries = response.entries ?? []
+                if format != .json { for e in entries { symbols.check(e.view, source: "preview \"\(p.name)\"") } }
                 for (i, e) in entries.enumerated() where timeline || i == 0 {
                     if entries.count > 1 { print("[\(i)] \(Self.timestamp(e.date))") }
                     print(render(e, family: fam, options: options, at: e.date))
@@ -160,7 +176,7 @@ struct PreviewCommand: ParsableCommand {
             } catch {
                 failures += 1
                 print("preview: ERROR \(error)")
-                if worker.hasExited, let fresh = try? BlockingWorkerClient(pluginPath: path) { worker = fresh }
+                if worker.hasExited, let fresh = try? BlockingWorkerClient(pluginPath: path, environment: environment) { worker = fresh }
             }
         }
         return failures
@@ -187,8 +203,10 @@ struct PreviewCommand: ParsableCommand {
         return out
     }
 
-    private func show(_ op: WireOperation, _ response: WireResponse, family: WidgetFamily, options: RenderOptions) {
+    private func show(_ op: WireOperation, _ response: WireResponse, widget: String, family: WidgetFamily, options: RenderOptions,
+                      symbols: PreviewSymbolCheck) {
         let entries = response.entries ?? []
+        if format != .json { for e in entries { symbols.check(e.view, source: widget) } }
         switch op {
         case .timeline:
             let policy = response.policy.map { p in p.date.map { "\(p.type) \(Self.timestamp($0))" } ?? p.type } ?? "?"

@@ -27,8 +27,10 @@ struct PreviewPictures {
     /// Draws the pictures; returns the number of failures (errors are printed).
     func run(widgets: [WidgetDescriptor], families: (WidgetDescriptor) -> [WidgetFamily],
              configuration: (WidgetDescriptor) throws -> [String: JSONValue]) throws -> Int {
-        for dir in [png, svg].compactMap({ $0 }) where mkdir(dir, 0o755) != 0 && errno != EEXIST {
-            throw Failure(description: "cannot create directory \(dir): \(String(cString: strerror(errno)))")
+        for dir in [png, svg].compactMap({ $0 }) {
+            // With its parents, as `mkdir -p` does: `--png out/png` in a fresh package works.
+            do { try FileIO.makeDirectories(dir) } catch { throw Failure(description: "\(error)") }
+            guard FileIO.isDirectory(dir) else { throw Failure(description: "\(dir) is not a folder") }
         }
         let now = Date()
         var failures = 0

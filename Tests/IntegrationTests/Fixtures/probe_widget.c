@@ -9,6 +9,7 @@
  *   -DPROBE_VERSION=2   the version shown in the text (default 1)
  *   -DPROBE_STEP=5      seconds between entries (default 1)
  *   -DPROBE_TIMER       two entries: a live timer text, then plain text PROBE_STEP s later
+ *   -DPROBE_SYMBOL='"x"' each entry's text after an Image(systemName: "x")
  *
  * Misbehaviour on demand, driven by the container value: "crash" aborts the worker inside the
  * timeline call, "hang" never answers.
@@ -78,6 +79,13 @@ static int32_t probe_invoke(const uint8_t *request, size_t request_length,
                  "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #1\"}}],"
                  "\"ok\":true,\"policy\":{\"type\":\"never\"}}",
                  now, PROBE_VERSION, value, now, now + PROBE_STEP, PROBE_VERSION, value);
+#elif defined(PROBE_SYMBOL)
+        snprintf(body, sizeof body,
+                 "{\"entries\":["
+                 "{\"date\":%ld,\"view\":{\"kind\":\"hstack\",\"children\":[{\"kind\":\"image\",\"symbol\":\"%s\"},"
+                 "{\"kind\":\"text\",\"text\":\"v%d %s #0\"}]}}],"
+                 "\"ok\":true,\"policy\":{\"type\":\"never\"}}",
+                 now, PROBE_SYMBOL, PROBE_VERSION, value);
 #else
         snprintf(body, sizeof body,
                  "{\"entries\":["
