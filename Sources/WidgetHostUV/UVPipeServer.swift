@@ -5,7 +5,9 @@ import Glibc
 
 /// A Unix-domain socket server on a libuv pipe (the control socket, DESIGN §9). The socket is
 /// created with mode 0600 (umask 077 around `bind`, then `chmod`) in a directory created 0700.
-/// A leftover socket file nobody answers on is replaced; one a live host answers on is not.
+/// A leftover socket file nobody answers on is replaced; one a live host answers on is not, nor
+/// anything that is not a socket (a regular file at that name is left as it is), nor a path too
+/// long for `sun_path`.
 /// `onConnection` gets each accepted client as a `UVPipe` (not yet reading). `close()` also
 /// removes the socket file. Loop thread only.
 public final class UVPipeServer: UVHandle {
@@ -23,9 +25,21 @@ public final class UVPipeServer: UVHandle {
         let p = memory.assumingMemoryBound(to: uv_pipe_t.self)
         guard uv_pipe_init(loop.raw, p, 0) == 0 else { discardUnattached(); throw BindError(description: "uv_pipe_init failed") }
         attach()
+        // libuv 1.44 cuts a longer name to fit `sun_path` and binds that: two long paths alike
+        // in their first 107 bytes would share one socket.
+        let limit = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        guard path.utf8.count < limit else {
+            close()
+            throw BindError(description: "\(path) is too long for a socket (\(path.utf8.count) bytes, at most \(limit - 1)): set paths.socket to a shorter path")
+        }
         let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !dir.isEmpty { Self.makeDirectory(dir) }
-        if access(path, F_OK) == 0 {
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            // Only a socket is ever replaced: a file of the user's at that name is never deleted.
+            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
+                close(); throw BindError(description: "\(path) exists and is not a socket: left as it is (set paths.socket to another path)")
+            }
             if Self.isLive(path) { close(); throw BindError(description: "\(path) is in use by another widgethost") }
             unlink(path)
         }

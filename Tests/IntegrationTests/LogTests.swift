@@ -40,12 +40,25 @@ import Glibc
         for id in ["clock-accessoryInline", "cpu-accessoryInline", "memory-accessoryInline", "MyAppWidget-accessoryInline", "ClockyWidget-systemSmall"] {
             #expect(eventually { d.text(id) != nil }, "\(id) is written")
         }
+        // The kinds the example bundles declare that the shipped config places nowhere.
+        let status = run(TestPaths.widgethost, ["status", "--json", "--config", d.dir.path + "/config.json"])
+        let bundles = (try? WireCodec.decode([String: JSONValue].self, from: Data(status.stdout.utf8)))?["bundles"]?.arrayValue ?? []
+        let declared = bundles.flatMap { $0.objectValue?["kinds"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        let config = try #require(FileManagerFree.read(d.dir.path + "/config.json"))
+        let unplaced = declared.filter { !config.contains("\"kind\": \"\($0)\"") }
+        #expect(!unplaced.isEmpty && declared.count > unplaced.count, "\(status.stdout)")
         d.signal(SIGTERM)
         #expect(d.waitForExit() == 0)
         let lines = d.stderr.split(separator: "\n").map(String.init)
-        // Start (paths, running), one line per bundle loaded, the render process started once for
-        // the shipped config's pictures, stop (signal, stopped): nothing per reload or picture.
-        let expected = 2 + TestPaths.exampleProducts.count + 1 + 2
+        // Start (paths, running), one line per bundle loaded, one per kind no widget places (issue
+        // 22), the render process started once for the shipped config's pictures, stop (signal,
+        // stopped): nothing per reload or picture, nothing from any program but the tests.
+        let expected = 2 + TestPaths.exampleProducts.count + unplaced.count + 1 + 2
+        for kind in unplaced {
+            #expect(lines.filter { $0.contains(" \(kind): available, not placed — `widgethost add \(kind) --family ") }.count == 1,
+                    "\(kind) is named once with the command that places it:\n\(d.stderr)")
+        }
+        #expect(!d.stderr.contains("control: "), "no control request reached the test's daemon:\n\(d.stderr)")
         #expect(lines.count == expected, "\(lines.count) lines, expected \(expected):\n\(d.stderr)")
         #expect(lines.filter { $0.contains("render process started") }.count == 1)
         #expect(lines.filter { $0.contains("plugin loaded: ") }.count == TestPaths.exampleProducts.count)

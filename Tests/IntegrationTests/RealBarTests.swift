@@ -341,6 +341,54 @@ func requireProgram(_ program: String, package: String) -> String? {
     return nil
 }
 
+/// Which conky is installed at `path`: its version, the Debian package that owns the file, and
+/// whether it was built with X11 and Imlib2, which the `${image}` recipe needs (Debian's
+/// conky-std has both, conky-cli neither, and installing one removes the other: issue 22 saw
+/// conky-cli replace conky-std in the middle of a CI run). Read again when a test fails, so its
+/// message says which conky ran and why it could not.
+struct ConkyBuild: Equatable, CustomStringConvertible {
+    let path: String
+    let version: String
+    let package: String
+    let x11: Bool
+    let imlib2: Bool
+
+    init(_ path: String) {
+        self.path = path
+        let v = run(path, ["-v"])
+        let text = v.stdout + v.stderr
+        version = text.split(separator: "\n").first.map(String.init) ?? "no version (exit \(v.status))"
+        x11 = text.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "X11:" }
+        imlib2 = text.contains("Imlib2")
+        let real = realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path
+        let owner = run("/usr/bin/dpkg", ["-S", real])
+        package = owner.status == 0 ? String(owner.stdout.prefix { $0 != ":" }) : "not from a Debian package"
+    }
+
+    var description: String {
+        "\(path) (\(version); package \(package); \(x11 ? "with" : "without") X11, \(imlib2 ? "with" : "without") Imlib2)"
+    }
+
+    /// Why this conky cannot run the `${image}` recipe, nil when it can.
+    var imageProblem: String? {
+        x11 && imlib2 ? nil : "it cannot draw ${image}: that needs X11 and Imlib2 (Debian package conky-std; conky-cli has neither)"
+    }
+}
+
+/// A conky that can run the `${image}` recipe, or nil after saying which conky was found and why
+/// it cannot (outside CI the test is skipped; under `CI=true` it fails: CI installs conky-std).
+func requireConkyWithImages() -> ConkyBuild? {
+    guard let path = requireProgram("conky", package: "conky-std") else { return nil }
+    let conky = ConkyBuild(path)
+    guard let problem = conky.imageProblem else { return conky }
+    if getenv("CI").map({ String(cString: $0) }) == "true" {
+        Issue.record("found conky \(conky): \(problem) (scripts/install-deps.sh installs conky-std)")
+    } else {
+        print("skipped: found conky \(conky): \(problem)")
+    }
+    return nil
+}
+
 /// An Xvfb server on a free display number (it picks it: `-displayfd`), killed on deinit.
 final class XServer {
     let display: String

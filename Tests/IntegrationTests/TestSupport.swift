@@ -79,12 +79,39 @@ func run(_ program: String, _ args: [String], environment: [String: String] = [:
     return ProcessResult(status: code, stdout: FileManagerFree.read(outPath) ?? "", stderr: FileManagerFree.read(errPath) ?? "")
 }
 
+/// The environment every process the tests start gets: this process's own, with the POSIX
+/// locale and this test process's private runtime directory (`PrivateRuntime`).
 func currentEnvironment() -> [String] {
     var out: [String] = []
     var p = environ
     while let e = p.pointee { out.append(String(cString: e)); p += 1 }
     // Spawned hosts format times and numbers in the POSIX locale whatever the machine's LANG.
-    return out.filter { !$0.hasPrefix("LC_ALL=") } + ["LC_ALL=C.UTF-8"]
+    return out.filter { !$0.hasPrefix("LC_ALL=") && !$0.hasPrefix("XDG_RUNTIME_DIR=") }
+        + ["LC_ALL=C.UTF-8", "XDG_RUNTIME_DIR=\(PrivateRuntime.directory)"]
+}
+
+/// The `XDG_RUNTIME_DIR` of every daemon and client the tests start (issue 22): a folder of
+/// this test process's own (mode 0700), never the user's, where another program on the machine
+/// (a user's `widgethost reload`, another engineer's tests) would find and talk to a test
+/// daemon's control socket. Folders left by test processes that are gone are removed when the
+/// next one starts.
+enum PrivateRuntime {
+    static let namePrefix = "widgethost-test-runtime-"
+
+    static let directory: String = {
+        if let d = opendir("/tmp") {
+            while let ent = readdir(d) {
+                let name = withUnsafeBytes(of: ent.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard name.hasPrefix(namePrefix),
+                      let pid = name.dropFirst(namePrefix.count).split(separator: "-").first.flatMap({ pid_t($0) }),
+                      kill(pid, 0) != 0 && errno == ESRCH else { continue }
+                _ = system("rm -rf '/tmp/\(name)'")
+            }
+            closedir(d)
+        }
+        var template = Array("/tmp/\(namePrefix)\(getpid())-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }()
 }
 
 /// Small file helpers without Foundation's FileManager.

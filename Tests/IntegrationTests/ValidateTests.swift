@@ -26,6 +26,7 @@ import Glibc
         let dir = TempDir()
         defer { dir.remove() }
         FileManagerFree.write(dir.path + "/config.json", #"{"paths": {"plugins": "Plugins"}, "widgets": [{"kind": "MyAppWidget", "family": "accessoryInline"}]}"#)
+        mkdir(dir.path + "/Plugins", 0o755)
         let c = try buildCPlugin(in: dir.path, name: "hello")
         let r = validate(["--config", dir.path + "/config.json", TestPaths.plugin("HabitWidget"), c])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
@@ -34,6 +35,10 @@ import Glibc
         #expect(r.stdout.contains("MyAppWidget (Habit Tracker): systemSmall, systemMedium, systemLarge, accessoryCircular, accessoryRectangular, accessoryInline — placeholder and snapshot ok"), "\(r.stdout)")
         #expect(r.stdout.hasSuffix("valid\n"))
         #expect(!r.stdout.contains("warning:"))
+        // The kinds no widget places (issue 22), each with the command that places it.
+        #expect(r.stdout.contains("InteractiveHabit: available, not placed — `widgethost add InteractiveHabit --family systemSmall --config \(dir.path)/config.json`"), "\(r.stdout)")
+        #expect(r.stdout.contains("hello: available, not placed — `widgethost add hello --family"), "\(r.stdout)")
+        #expect(!r.stdout.contains("MyAppWidget: available"))
         // A kind no plugin given declares, and a family the kind lacks: warned, not failed.
         FileManagerFree.write(dir.path + "/config.json", #"{"widgets": [{"kind": "MyAppWidgte"}, {"kind": "InteractiveHabit", "family": "accessoryInline"}]}"#)
         let typo = validate(["--config", dir.path + "/config.json", TestPaths.plugin("HabitWidget")])
@@ -85,6 +90,44 @@ import Glibc
         #expect(validate(["--config", dir.path + "/config.json"]).stdout.contains("not valid JSON"))
         let missing = validate(["--config", dir.path + "/absent.json"])
         #expect(missing.status == 1 && missing.stdout.contains("cannot read the file"))
+    }
+
+    /// Issue 22: `validate` approved configs that `run` refused (an empty file, a plugin folder
+    /// that does not exist). Both now judge a config by one check: over a corpus of bad configs
+    /// `validate` says invalid (1) and `run` refuses to start (2), each with the same words.
+    @Test func validateAndRunGiveEveryBadConfigTheSameVerdictAndMessage() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let paths = #""out": "out", "containers": "containers", "state": "state""#
+        FileManagerFree.write(dir.path + "/Plugins.txt", "a file, not a folder")
+        mkdir(dir.path + "/folder.json", 0o755)
+        let corpus: [(name: String, text: String?)] = [
+            ("empty.json", ""), ("blank.json", " \n\t\n"), ("folder.json", nil), ("absent.json", nil),
+            ("no-plugins.json", #"{"paths": {"plugins": "NoSuchFolder", \#(paths)}}"#),
+            ("plugins-file.json", #"{"paths": {"plugins": "Plugins.txt", \#(paths)}}"#),
+            ("not-json.json", "{ nope"), ("unknown-key.json", #"{"paths": {\#(paths)}, "nope": 1}"#),
+            ("bad-family.json", #"{"paths": {\#(paths)}, "widgets": [{"kind": "a", "family": "huge"}]}"#),
+            ("two-errors.json", #"{"paths": {"plugins": "NoSuchFolder", \#(paths)}, "defaults": {"outputs": ["gif"]}}"#),
+        ]
+        // Should a config of the corpus be valid after all, `run` must not reach the user's folders.
+        let env = ["XDG_STATE_HOME": dir.path + "/xdg/state", "XDG_DATA_HOME": dir.path + "/xdg/data", "XDG_CONFIG_HOME": dir.path + "/xdg/config"]
+        for (name, text) in corpus {
+            let file = dir.path + "/" + name
+            if let text { FileManagerFree.write(file, text) }
+            let v = run("/usr/bin/timeout", ["60", TestPaths.widgethost, "validate", "--config", file], environment: env)
+            let r = run("/usr/bin/timeout", ["20", TestPaths.widgethost, "run", "--config", file], environment: env)
+            #expect(v.status == 1 && v.stdout.hasSuffix("invalid\n"), "validate \(name): \(v.status)\n\(v.stdout)")
+            #expect(r.status == 2, "run \(name): \(r.status)\n\(r.stderr)")
+            // validate: "config FILE: N errors" and each error indented; run: each error after the file.
+            let errors = v.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") }.map { String($0.dropFirst(2)) }
+            #expect(!errors.isEmpty && v.stdout.contains("config \(file): \(errors.count) error"), "\(name): \(v.stdout)")
+            let marker = "invalid configuration: "
+            let refused = r.stderr.split(separator: "\n").compactMap { line in line.range(of: marker).map { String(line[$0.upperBound...]) } }
+            #expect(refused == errors.map { "\(file): \($0)" }, "\(name): validate said\n\(v.stdout)\nrun said\n\(r.stderr)")
+        }
+        #expect(run(TestPaths.widgethost, ["validate", "--config", dir.path + "/empty.json"]).stdout.contains("the file is empty"))
+        #expect(run(TestPaths.widgethost, ["validate", "--config", dir.path + "/no-plugins.json"]).stdout
+                .contains("  paths.plugins: the folder \(dir.path)/NoSuchFolder does not exist (create it, or correct the path)"))
     }
 
     @Test func brokenPluginsAreNamedWithTheirReason() throws {

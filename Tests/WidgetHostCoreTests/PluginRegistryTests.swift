@@ -145,13 +145,13 @@ import Glibc
         let launcher = FakeLauncher()
         let sink = RecordingSink()
         let host: WidgetHost
-        init(widgets: [HostConfig.Widget]? = nil) {
+        init(widgets: [HostConfig.Widget]? = nil, logger: Logger = Logger(label: "t")) {
             let paths = HostConfig.Paths(plugins: dir.path + "/Plugins", out: dir.path + "/out",
                                          containers: dir.path + "/containers", state: dir.path + "/state")
             var defaults = HostConfig.Defaults()
             defaults.outputs = [.files, .stdout]
             host = WidgetHost(config: HostConfig(paths: paths, widgets: widgets, defaults: defaults), loop: loop,
-                              launcher: launcher, extraSinks: [sink], snapshots: false, logger: Logger(label: "t"))
+                              launcher: launcher, extraSinks: [sink], snapshots: false, logger: logger)
             try? FileIO.makeDirectories(paths.plugins)
         }
         func install(_ name: String, _ answer: @escaping (WireRequest) -> Result<WireResponse, WorkerFailure>) {
@@ -160,6 +160,38 @@ import Glibc
             try? FileIO.writeAtomically(Data("\(name) \(Double.random(in: 0..<1))".utf8), to: path)
         }
         deinit { dir.remove() }
+    }
+
+    /// Issue 22: with a `widgets` list, a dropped-in bundle's kind that no widget places shows
+    /// nothing. The host says so once, at info, and in `status`, with the command that places
+    /// it (a family the kind supports, and the config file when it is not the default one).
+    @Test func aKindNoWidgetPlacesIsNamedWithTheCommandThatPlacesIt() {
+        let log = LogRecorder()
+        let h = Harness(widgets: [HostConfig.Widget(id: "clock-accessoryInline", kind: "clock", family: .accessoryInline)], logger: log.logger)
+        h.host.configFile = "/home/u/my widgets/config.json"
+        let answer: (WireRequest) -> WireResponse = { _ in
+            WireResponse(ok: true, entries: [textEntry(Date(timeIntervalSince1970: 0), "x")], policy: WirePolicy(type: "never"))
+        }
+        h.install("System.so", fakePlugin(bundleId: "org.sys", kind: "clock", families: [.accessoryInline], timeline: answer))
+        h.install("MyWidgets.so", fakePlugin(bundleId: "org.my", kind: "counter", families: [.systemSmall, .accessoryInline], timeline: answer))
+        h.host.start()
+        h.loop.advance(by: 1)
+        let line = "counter: available, not placed — `widgethost add counter --family systemSmall --config '/home/u/my widgets/config.json'`"
+        #expect(log.at(.info).filter { $0.contains("not placed") } == [line], "\(log.all)")
+        let status = h.host.status()
+        #expect(status.unplaced == [UnplacedKind(kind: "counter", bundle: "MyWidgets.so", families: ["systemSmall", "accessoryInline"])])
+        #expect(StatusText.lines(status, now: h.loop.now).contains(line))
+        // Placed by the next config: gone from status, and nothing more is logged.
+        var placed = h.host.config
+        placed.widgets?.append(HostConfig.Widget(id: "counter-systemSmall", kind: "counter", family: .systemSmall))
+        h.host.apply(placed)
+        #expect(h.host.status().unplaced == nil)
+        #expect(log.at(.info).filter { $0.contains("not placed") }.count == 1)
+        // The default config file is not named; a kind with no family gets no command.
+        h.host.configFile = nil
+        #expect(UnplacedKind(kind: "k", bundle: "b.so", families: ["accessoryInline"]).line(configFile: nil)
+                == "k: available, not placed — `widgethost add k --family accessoryInline`")
+        #expect(UnplacedKind(kind: "k", bundle: "b.so", families: []).line(configFile: nil) == "k: available, not placed (b.so declares no family for it)")
     }
 
     @Test func everyKindInEveryFamilyWithDerivedIds() {

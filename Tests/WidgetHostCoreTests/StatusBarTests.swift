@@ -4,6 +4,9 @@ import OpenWidgetKit
 import Testing
 import WidgetRendering
 @testable import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 5 in the core: the i3bar protocol (blocks, order, clicks), the control codec, click
 /// resolution, and live-date text ticking on virtual time with no plugin call.
@@ -290,6 +293,38 @@ import WidgetRendering
                 == "%{F#111111}a%{F#222222}b%{F#111111}c%{F-}")
     }
 
+    /// Issue 22: "the default state" is another folder for each HOME / XDG_STATE_HOME, so a
+    /// shared name for it (`control.sock`) let two users' configs, with one runtime directory,
+    /// meet on one socket: a client of one reached the other's daemon. Every default socket is
+    /// now named by its state folder, spelt canonically.
+    @Test func twoConfigsNeverShareADefaultSocket() throws {
+        let runtime = ["XDG_RUNTIME_DIR": "/run/user/1"]
+        let a = ["HOME": "/home/a"].merging(runtime) { $1 }, b = ["XDG_STATE_HOME": "/srv/b/state"].merging(runtime) { $1 }
+        let first = try ConfigParser.parse(Data("{}".utf8), baseDirectory: "/home/a", environment: a)
+        let second = try ConfigParser.parse(Data("{}".utf8), baseDirectory: "/srv/b", environment: b)
+        let one = ControlSocketPath.resolve(first.paths, environment: a), two = ControlSocketPath.resolve(second.paths, environment: b)
+        #expect(one != two)
+        #expect(one.hasPrefix("/run/user/1/widgethost/control-") && two.hasPrefix("/run/user/1/widgethost/control-"))
+        // One folder however it is spelt: relative, through a symbolic link, with `.` in it.
+        let dir = TestDirectory()
+        defer { dir.remove() }
+        try FileIO.makeDirectories(dir.path + "/real/state")
+        symlink(dir.path + "/real", dir.path + "/link")
+        let realDir = try #require(realpath(dir.path, nil).map { p in defer { free(p) }; return String(cString: p) })
+        func socket(_ state: String) -> String {
+            ControlSocketPath.resolve(HostConfig.Paths(plugins: "/p", out: "/o", containers: "/c", state: state), environment: runtime)
+        }
+        let canonical = socket(dir.path + "/real/state")
+        #expect(canonical == "/run/user/1/widgethost/control-\(ControlSocketPath.hash(realDir + "/real/state")).sock")
+        #expect(socket(dir.path + "/link/state") == canonical)
+        #expect(socket(dir.path + "/real/./state") == canonical)
+        #expect(socket(dir.path + "/link/state/not-yet") == socket(dir.path + "/real/state/not-yet"))
+        // A relative state path is the folder it names from the working directory, so two
+        // daemons started in two folders with `state` get two sockets.
+        #expect(ControlSocketPath.canonical("real/state", workingDirectory: dir.path) == realDir + "/real/state")
+        #expect(ControlSocketPath.canonical("state", workingDirectory: "/srv/a") != ControlSocketPath.canonical("state", workingDirectory: "/srv/b"))
+    }
+
     @Test func openerAndSocketConfig() throws {
         let c = try ConfigParser.parse(Data(#"{"paths":{"socket":"run/ctl.sock","state":"st"},"defaults":{"opener":["firefox","--new-tab"]}}"#.utf8),
                                        baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
@@ -302,10 +337,6 @@ import WidgetRendering
         #expect(own.hasPrefix("/run/user/1/widgethost/control-") && own.hasSuffix(".sock") && own.count == "/run/user/1/widgethost/control-".count + 17)
         let other = try ConfigParser.parse(Data(#"{"paths":{"state":"st2"}}"#.utf8), baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
         #expect(ControlSocketPath.resolve(other.paths, environment: ["XDG_RUNTIME_DIR": "/run/user/1"]) != own)
-        // The default state directory keeps the well-known name.
-        let env = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1"]
-        let standard = try ConfigParser.parse(Data(), baseDirectory: "/", environment: env)
-        #expect(ControlSocketPath.resolve(standard.paths, environment: env) == "/run/user/1/widgethost/control.sock")
         #expect(ControlSocketPath.resolve(d.paths, environment: [:]) == "/etc/wh/st/control.sock")
         #expect(throws: ConfigError.self) { _ = try ConfigParser.parse(Data(#"{"defaults":{"opener":[]}}"#.utf8), baseDirectory: "/", environment: [:]) }
     }

@@ -12,7 +12,7 @@ public struct HostConfig: Equatable, Sendable {
         public var out: String
         public var containers: String
         public var state: String
-        /// The control socket (`reload`, `click`, `status`); nil: `ControlSocketPath.default`.
+        /// The control socket (`reload`, `click`, `status`); nil: the default (`ControlSocketPath.resolve`).
         public var socket: String?
         public init(plugins: String, out: String, containers: String, state: String, socket: String? = nil) {
             self.plugins = plugins; self.out = out; self.containers = containers; self.state = state; self.socket = socket

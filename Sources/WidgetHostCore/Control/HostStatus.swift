@@ -80,6 +80,11 @@ public struct HostStatus: Codable, Equatable, Sendable {
     public var widgets: [Widget]
     /// The plugin folder the host scans (`paths.plugins`), so an empty one can be pointed at.
     public var pluginDirectory: String?
+    /// Kinds of loaded bundles that no configured widget places; absent when there are none.
+    public var unplaced: [UnplacedKind]?
+    /// The config file the host runs with when it is not the default one (the `--config` of the
+    /// commands `status` suggests).
+    public var configFile: String?
 
     public init(pid: Int32? = nil, bundles: [Bundle], rejected: [Rejected], widgets: [Widget], pluginDirectory: String? = nil) {
         self.pid = pid; self.bundles = bundles; self.rejected = rejected; self.widgets = widgets
@@ -110,6 +115,8 @@ extension WidgetHost {
                 budgetExhaustedUntil: inst.budgetBlockedUntil)
         }
         var status = HostStatus(pid: pid, bundles: bundles, rejected: rejected, widgets: widgets, pluginDirectory: config.paths.plugins)
+        status.unplaced = unplacedKinds.isEmpty ? nil : unplacedKinds
+        status.configFile = configFile
         var warnings: [String] = []
         if let e = enforcer.ledger.saveError { warnings.append("reload budget not recorded (a restart forgets today's charges): \(e)") }
         if let reason = WorkerSandbox.unavailableReason { warnings.append(reason) }

@@ -1,7 +1,8 @@
 import FoundationEssentials
 import OpenWidgetKit
 
-/// `widgethost status` as text: per bundle, per rejected plugin, per widget instance, worded for a
+/// `widgethost status` as text: per bundle (and per kind no widget places, with the command
+/// that places it), per rejected plugin, per widget instance, worded for a
 /// person at `now` in `time` (injected, so tests pin the date and the zone): no "0 s ago" for a
 /// reload that is due, "until tomorrow 17:56" for a budget that frees up after midnight, and a
 /// line that says so when the plugin folder is empty. Pure.
@@ -14,6 +15,7 @@ public enum StatusText {
         for b in s.bundles {
             out.append("bundle \(b.name) (\(b.bundleId)): worker \(b.worker); kinds \(b.kinds.joined(separator: ", "))")
         }
+        for u in s.unplaced ?? [] { out.append(u.line(configFile: s.configFile)) }
         for r in s.rejected { out.append("rejected \(r.name): \(r.reason)") }
         if let p = s.pictures {
             out.append("pictures: render process \(p.renderProcess) (started \(p.starts) time\(p.starts == 1 ? "" : "s")); "

@@ -34,6 +34,11 @@ public final class WidgetHost {
     public private(set) var containerDirectories: [String: String] = [:]
     public var onContainerDirectoriesChanged: ([String: String]) -> Void = { _ in }
     private var lastUnresolved: [String] = []
+    /// The kinds no configured widget places, as last logged (`UnplacedKind`).
+    public private(set) var unplacedKinds: [UnplacedKind] = []
+    /// The config file the host runs with when it is not the default one: the commands the host
+    /// suggests (`widgethost add … --config FILE`) name it. nil: the default file, or none.
+    public var configFile: String?
     /// Opens a URL a click asked for (the platform runs `defaults.opener`).
     public var openURL: (String) -> Void = { _ in }
     private lazy var security = PluginSecurity(logger: logger)
@@ -240,6 +245,10 @@ public final class WidgetHost {
         if !registry.isValidating && plan.unresolved != lastUnresolved {
             for u in plan.unresolved where !lastUnresolved.contains(u) { logger.warning("\(u)") }
             lastUnresolved = plan.unresolved
+        }
+        if !registry.isValidating && plan.unplaced != unplacedKinds {
+            for u in plan.unplaced where !unplacedKinds.contains(u) { logger.info("\(u.line(configFile: configFile))") }
+            unplacedKinds = plan.unplaced
         }
         updateContainers()
         scheduler.keepPreloaded = registry.isValidating

@@ -21,7 +21,8 @@ public struct InstanceSpec: Equatable, Sendable {
 /// Derives the widget instances from the config and the loaded bundles. Pure; any thread.
 ///
 /// With a `widgets` list: one instance per entry whose kind a loaded bundle declares (entries
-/// naming a missing kind are reported, not fatal: the bundle may arrive later). Without one:
+/// naming a missing kind are reported, not fatal: the bundle may arrive later), and the kinds
+/// no entry places are listed (`UnplacedKind`). Without one:
 /// every kind of every bundle in each family it supports (limited by `defaults.families`), ids
 /// `<kind>-<family>` sanitized, a `-2`, `-3`… suffix when two bundles declare the same kind.
 public enum WidgetInstancePlanner {
@@ -29,6 +30,10 @@ public enum WidgetInstancePlanner {
         public var instances: [InstanceSpec]
         /// Config entries that could not be placed, with the reason (e.g. kind not loaded).
         public var unresolved: [String]
+        /// With a `widgets` list: the kinds of loaded bundles that no entry places (by bundle
+        /// name, then in the order the bundle declares them); empty without a list, which
+        /// places every kind.
+        public var unplaced: [UnplacedKind] = []
     }
 
     public static func plan(config: HostConfig, bundles: [BundleManifest], bundleNames: [String]) -> Plan {
@@ -59,6 +64,12 @@ public enum WidgetInstancePlanner {
                 out.append(InstanceSpec(id: w.id, bundleName: name, kind: w.kind, family: family,
                                         parameters: w.parameters, outputs: w.outputs, appGroups: manifest.appGroups))
             }
+            let placed = Set(out.map { "\($0.bundleName)\u{0}\($0.kind)" })
+            let unplaced = pairs.flatMap { name, manifest in
+                manifest.widgets.filter { !placed.contains("\(name)\u{0}\($0.kind)") }
+                    .map { UnplacedKind(kind: $0.kind, bundle: name, families: $0.families.map(\.rawValue)) }
+            }
+            return Plan(instances: out, unresolved: unresolved, unplaced: unplaced)
         } else {
             var used: Set<String> = []
             for (name, manifest) in pairs {

@@ -12,7 +12,8 @@ import Glibc
 /// logged once — so a budget that a restart would forget is never spent silently. Loop thread only.
 public final class ReloadLedger {
     public static let window: Double = 86_400
-    /// Charges by instance id, ascending epoch seconds.
+    /// Charges by instance id, ascending epoch seconds; charges older than the window may linger
+    /// a while (they no longer count).
     public private(set) var charges: [String: [Double]] = [:]
     public let path: String?
     private let logger: Logger
@@ -25,7 +26,7 @@ public final class ReloadLedger {
         self.logger = logger
         if let path, let data = FileIO.read(path, limit: 16 << 20), !data.isEmpty {
             if let decoded = try? JSONDecoder().decode([String: [Double]].self, from: data) {
-                charges = decoded
+                charges = decoded.mapValues { $0.sorted() }
             } else {
                 logger.error("\(path): unreadable reload ledger, starting a new one")
             }
@@ -34,31 +35,57 @@ public final class ReloadLedger {
 
     /// Charges left for `id` at `now` with `budget` per 24 h.
     public func remaining(_ id: String, budget: Int, now: Date) -> Int {
-        max(0, budget - recent(id, now: now).count)
+        let list = charges[id] ?? []
+        return max(0, budget - (list.count - Self.firstIndex(after: now.timeIntervalSince1970 - Self.window, in: list)))
     }
 
     /// Charges one reload to `id` when the budget allows and returns nil; otherwise returns the
     /// date the budget next allows one (when the oldest charge in the window expires).
+    ///
+    /// Each list is kept ascending, so the charges in the window are counted by halves: the
+    /// shipped CPU widget holds 17 280 a day, and filtering every list on every charge was half
+    /// the time of a day on virtual time (issue 22). Expired charges are dropped once they are
+    /// a quarter of their list (or the list is small), and every list is pruned once an hour.
     public func charge(_ id: String, budget: Int, now: Date) -> Date? {
-        let list = recent(id, now: now)
-        if list.count >= budget {
-            let oldest = list[list.count - budget]
-            return Date(timeIntervalSince1970: oldest + Self.window)
+        let t = now.timeIntervalSince1970
+        let cutoff = t - Self.window
+        // Read in a scope of its own: no copy of the list outlives it, so the writes below are in place.
+        let (count, first, oldest): (Int, Int, Double?) = {
+            guard let list = charges[id] else { return (0, 0, nil) }
+            return (list.count, Self.firstIndex(after: cutoff, in: list), list.count >= budget ? list[list.count - budget] : nil)
+        }()
+        if count - first >= budget, let oldest { return Date(timeIntervalSince1970: oldest + Self.window) }
+        if first > 0 && (first >= 64 || first * 4 >= count) { charges[id]?.removeFirst(first) }
+        // In place (no copy of the list); a clock set back inserts where the date belongs.
+        if let current = charges[id], let last = current.last, last > t {
+            let at = Self.firstIndex(after: t, in: current)
+            charges[id]?.insert(t, at: at)
+        } else {
+            charges[id, default: []].append(t)
         }
-        charges[id] = list + [now.timeIntervalSince1970]
         // Drop charges older than the window everywhere (instances that went away included).
-        let cutoff = now.timeIntervalSince1970 - Self.window
-        for (k, v) in charges where k != id {
-            let kept = v.filter { $0 > cutoff }
-            charges[k] = kept.isEmpty ? nil : kept
+        if abs(t - lastPrune) >= 3600 {
+            lastPrune = t
+            for k in Array(charges.keys) where k != id {
+                let kept = charges[k]!.drop(while: { $0 <= cutoff })
+                charges[k] = kept.isEmpty ? nil : Array(kept)
+            }
         }
         save()
         return nil
     }
 
-    private func recent(_ id: String, now: Date) -> [Double] {
-        let cutoff = now.timeIntervalSince1970 - Self.window
-        return (charges[id] ?? []).filter { $0 > cutoff }
+    /// When every list but the charged one was last pruned (epoch seconds).
+    private var lastPrune: Double = -.infinity
+
+    /// The index of the first charge after `cutoff` in an ascending list (`list.count`: none).
+    static func firstIndex(after cutoff: Double, in list: [Double]) -> Int {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid] <= cutoff { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     private func save() {

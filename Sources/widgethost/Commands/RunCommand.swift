@@ -78,13 +78,13 @@ struct RunCommand: ParsableCommand {
         }
         let logger = Logger(label: "widgethost")
         let source = ConfigSource(explicitPath: config, forDaemon: true)
-        let initial: HostConfig
-        switch source.load() {
-        case .success(let c): initial = c
-        case .failure(let e):
-            logger.critical("invalid configuration: \(e)")
+        // The same verdict and wording as `validate` (`ConfigSource.check`), every error listed.
+        let checked = source.check()
+        guard checked.errors.isEmpty else {
+            for e in checked.errors { logger.critical("invalid configuration: \(checked.file): \(e)") }
             return 2
         }
+        let initial = checked.config
         let lock: InstanceLock
         switch InstanceLock.acquire(stateDirectory: initial.paths.state) {
         case .success(let l): lock = l

@@ -9,13 +9,17 @@ import Glibc
 /// `widgethost validate [--config F] [PLUGIN.so…]`: checks a configuration (every error, each with
 /// its JSON path) and plugins (each loaded in a worker under the config's limits: ABI and SDK
 /// versions, its widgets and families, placeholder and snapshot of each) without starting the
-/// daemon. Exit status 0 when everything is valid, 1 otherwise, for scripts and CI.
+/// daemon. The config is judged by the check `run` makes (`ConfigSource.check`): what `run`
+/// refuses, `validate` lists with the same words. Kinds of the plugins given that no configured
+/// widget places are named with the `widgethost add` command that places them. Exit status 0
+/// when everything is valid, 1 otherwise, for scripts and CI.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a configuration and plugins without starting the host (exit status 0 or 1).",
         discussion: """
-        Lists every error of the config with its JSON path, not only the first. Each plugin is \
+        Lists every error of the config with its JSON path, not only the first: exactly what \
+        `run` refuses (an empty file, a paths.plugins folder that does not exist…). Each plugin is \
         loaded in a worker with the config's limits (memory, response size, render deadline, \
         requestTimeoutSeconds), its ABI and SDK versions are checked, and the placeholder and \
         snapshot of every widget in every family it supports are requested and checked against \
@@ -32,7 +36,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         var failed = false
-        let source = ConfigSource(explicitPath: config)
+        let source = ConfigSource(explicitPath: config, forDaemon: true)
         let hostConfig = checkConfig(source, failed: &failed)
         var loaded: [(name: String, manifest: BundleManifest)] = []
         for plugin in plugins {
@@ -42,43 +46,41 @@ struct ValidateCommand: ParsableCommand {
         }
         // The configured widgets against the plugins given: a typo in a kind or a family the
         // kind does not support. Warnings only (the plugin folder may hold more than was given).
+        // And the kinds of the plugins given that no widget places: a dropped-in bundle would show
+        // nothing (issue 22), so each is named with the command that places it.
         if hostConfig.widgets != nil && !loaded.isEmpty {
             let plan = WidgetInstancePlanner.plan(config: hostConfig, bundles: loaded.map(\.manifest), bundleNames: loaded.map(\.name))
             for u in plan.unresolved { print("warning: \(u) (among the plugins given)") }
+            let configFile = source.path == HostPaths.defaultConfigFile(source.environment) ? nil : source.path
+            for u in plan.unplaced { print(u.line(configFile: configFile)) }
         }
         print(failed ? "invalid" : "valid")
         if failed { throw ExitCode(1) }
     }
 
-    /// Prints the config's verdict and every error; the config to check plugins with (defaults
-    /// where the file is wrong).
+    /// Prints the config's verdict and every error, from the same check `run` makes
+    /// (`ConfigSource.check`); the config to check plugins with (defaults where the file is wrong).
     private func checkConfig(_ source: ConfigSource, failed: inout Bool) -> HostConfig {
-        let defaults = ConfigParser.check(Data(), baseDirectory: "/", environment: source.environment).config
+        let checked = source.check()
         guard let path = source.path else {
             print("config: none found (\(HostPaths.defaultConfigFile(source.environment))): built-in defaults")
-            return defaults
+            return checked.config
         }
-        guard let data = FileIO.read(path) else {
-            print("config \(path): cannot read the file: \(String(cString: strerror(errno)))")
-            failed = true
-            return defaults
-        }
-        let checked = ConfigParser.check(data, baseDirectory: path.deletingLastPathComponent, environment: source.environment)
-        if checked.errors.isEmpty {
-            let widgets = checked.config.widgets.map { "\($0.count) widget\($0.count == 1 ? "" : "s")" } ?? "every widget of every bundle"
-            print("config \(path): ok (\(widgets); plugins from \(checked.config.paths.plugins))")
-            let c = checked.config
-            let pictures = (c.widgets?.map(\.outputs) ?? [c.defaults.outputs]).contains { $0.contains(where: \.isPicture) }
-            let render = PreviewPictures.renderExecutable()
-            if pictures && access(render, X_OK) != 0 {
-                print("warning: png/svg outputs are drawn by \(render), which cannot be run: \(String(cString: strerror(errno)))")
-            }
-        } else {
+        guard checked.errors.isEmpty else {
             failed = true
             print("config \(path): \(checked.errors.count) error\(checked.errors.count == 1 ? "" : "s")")
-            for e in checked.errors { print("  \(e.path.isEmpty ? "(top level)" : e.path): \(e.reason)") }
+            for e in checked.errors { print("  \(e)") }
+            return checked.config
         }
-        return checked.config
+        let c = checked.config
+        let widgets = c.widgets.map { "\($0.count) widget\($0.count == 1 ? "" : "s")" } ?? "every widget of every bundle"
+        print("config \(path): ok (\(widgets); plugins from \(c.paths.plugins))")
+        let pictures = (c.widgets?.map(\.outputs) ?? [c.defaults.outputs]).contains { $0.contains(where: \.isPicture) }
+        let render = PreviewPictures.renderExecutable()
+        if pictures && access(render, X_OK) != 0 {
+            print("warning: png/svg outputs are drawn by \(render), which cannot be run: \(String(cString: strerror(errno)))")
+        }
+        return c
     }
 }
 

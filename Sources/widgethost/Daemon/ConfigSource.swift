@@ -10,10 +10,11 @@ import Glibc
 /// widget of every bundle). Relative paths inside resolve against the file's directory.
 ///
 /// The file must be a regular, non-empty file (an editor's save can leave it empty or replace it
-/// for a moment; "all defaults" then would remove every widget). For the daemon
-/// (`forDaemon`), a `paths.plugins` other than the default must name an existing folder: a typo
-/// there would otherwise unload every bundle, and the host does not create a folder it was
-/// pointed at (the default one it creates on first run).
+/// for a moment; "all defaults" then would remove every widget). For the daemon, and for
+/// `validate`, which judges a config as the daemon does (`forDaemon`), a `paths.plugins` other
+/// than the default must name an existing folder: a typo there would otherwise unload every
+/// bundle, and the host does not create a folder it was pointed at (the default one it creates
+/// on first run).
 struct ConfigSource {
     /// Absolute path of the file, or nil for built-in defaults.
     let path: String?
@@ -34,29 +35,39 @@ struct ConfigSource {
     var directory: String? { path?.deletingLastPathComponent }
     var fileName: String? { path?.lastPathComponent }
 
-    /// Reads and parses the file; the error names the file, the JSON path and the reason.
+    /// Reads and parses the file; the error names the file, the JSON path and the reason (the
+    /// first of `check()`'s errors).
     func load() -> Result<HostConfig, ConfigLoadError> {
+        let checked = check()
+        if let first = checked.errors.first { return .failure(ConfigLoadError(file: checked.file, error: first)) }
+        return .success(checked.config)
+    }
+
+    /// Every reason the file cannot be run, in order: what `run` refuses and `validate` lists
+    /// (one code path for both, so `validate` never approves a config `run` refuses). `config`
+    /// is fit to use only when `errors` is empty.
+    func check() -> ConfigCheck {
         guard let path else {
-            do { return .success(try ConfigParser.parse(Data(), baseDirectory: "/", environment: environment)) }
-            catch { return .failure(ConfigLoadError(file: "(defaults)", error: error)) }
+            let c = ConfigParser.check(Data(), baseDirectory: "/", environment: environment)
+            return ConfigCheck(file: "(defaults)", config: c.config, errors: c.errors)
         }
-        func failure(_ at: String, _ reason: String) -> Result<HostConfig, ConfigLoadError> {
-            .failure(ConfigLoadError(file: path, error: ConfigError(path: at, reason: reason)))
+        let defaults = ConfigParser.check(Data(), baseDirectory: "/", environment: environment).config
+        func refused(_ reason: String) -> ConfigCheck {
+            ConfigCheck(file: path, config: defaults, errors: [ConfigError(path: "", reason: reason)])
         }
-        if FileIO.isDirectory(path) { return failure("", "is a folder, not a config file") }
-        guard let data = FileIO.read(path) else { return failure("", "cannot read the file: \(String(cString: strerror(errno)))") }
+        if FileIO.isDirectory(path) { return refused("is a folder, not a config file") }
+        guard let data = FileIO.read(path) else { return refused("cannot read the file: \(String(cString: strerror(errno)))") }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {
-            return failure("", "the file is empty (write {} for every default)")
+            return refused("the file is empty (write {} for every default)")
         }
-        let config: HostConfig
-        do { config = try ConfigParser.parse(data, baseDirectory: path.deletingLastPathComponent, environment: environment) }
-        catch { return .failure(ConfigLoadError(file: path, error: error)) }
-        let plugins = config.paths.plugins
-        if forDaemon, plugins != HostPaths.defaults(environment).plugins, !FileIO.isDirectory(plugins) {
-            return failure("paths.plugins", FileIO.exists(plugins) ? "\(plugins) is not a folder"
-                           : "the folder \(plugins) does not exist (create it, or correct the path)")
+        var checked = ConfigParser.check(data, baseDirectory: path.deletingLastPathComponent, environment: environment)
+        let plugins = checked.config.paths.plugins
+        let pluginsParsed = !checked.errors.contains { $0.path == "paths.plugins" || $0.path == "paths" || $0.path.isEmpty }
+        if forDaemon, pluginsParsed, plugins != HostPaths.defaults(environment).plugins, !FileIO.isDirectory(plugins) {
+            let reason = FileIO.exists(plugins) ? "\(plugins) is not a folder" : "the folder \(plugins) does not exist (create it, or correct the path)"
+            checked.errors.append(ConfigError(path: "paths.plugins", reason: reason))
         }
-        return .success(config)
+        return ConfigCheck(file: path, config: checked.config, errors: checked.errors)
     }
 
     static func absolute(_ p: String) -> String {
@@ -67,6 +78,14 @@ struct ConfigSource {
         while rel.hasPrefix("./") { rel = rel.dropFirst(2) }
         return cwd + "/" + rel
     }
+}
+
+/// A config file's verdict (`ConfigSource.check`): the file (or "(defaults)"), what could be
+/// read, and every error, each worded as both `run` and `validate` print it.
+struct ConfigCheck {
+    let file: String
+    let config: HostConfig
+    let errors: [ConfigError]
 }
 
 struct ConfigLoadError: Error, CustomStringConvertible {

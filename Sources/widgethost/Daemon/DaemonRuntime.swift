@@ -82,6 +82,7 @@ final class DaemonRuntime {
         control?.listen(path: ControlSocketPath.resolve(host.config.paths, environment: ProcessEnvironment.current()))
         if i3bar != nil { control?.readClicks() }
         publishPresence()
+        host.configFile = source.path == HostPaths.defaultConfigFile(source.environment) ? nil : source.path
         host.start()
         watchPlugins()
         watchConfig()

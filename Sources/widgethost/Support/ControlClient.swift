@@ -8,7 +8,7 @@ import Glibc
 
 /// Options the control commands share: where the socket is.
 struct ControlOptions: ParsableArguments {
-    @Option(name: .long, help: "The control socket (default: paths.socket of the config, else $XDG_RUNTIME_DIR/widgethost/control.sock (control-<hash>.sock for a non-default paths.state), else <state>/control.sock).")
+    @Option(name: .long, help: "The control socket (default: paths.socket of the config, else $XDG_RUNTIME_DIR/widgethost/control-<hash of paths.state>.sock, else <state>/control.sock).")
     var socket: String?
 
     @Option(name: .long, help: "The config file the host runs with (to find its socket).")
