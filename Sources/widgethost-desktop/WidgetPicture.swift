@@ -55,7 +55,7 @@ final class WidgetPicture {
     private func read(_ directory: String, _ file: String, limit: Int) -> Data? {
         switch OutFileReader.read(directory + "/" + file, limit: limit) {
         case .success(let data): return data
-        case .failure(.cannotOpen): return nil  // not there (yet): nothing to say
+        case .failure(.missing): return nil  // not there (yet): nothing to say
         case .failure(let why): refuse(file, why.description); return nil
         }
     }

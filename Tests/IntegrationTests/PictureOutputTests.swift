@@ -287,17 +287,19 @@ import Glibc
 
     /// `widgethost-render --serve --out DIR` under its Landlock sandbox: a picture asked for
     /// inside `DIR` is written, one outside it is refused by the kernel (what a request naming
-    /// another path, or a bug drawing it, could reach).
-    @Test func theSandboxedRenderProcessWritesNothingOutsideItsOutFolder() throws {
+    /// another path, or a bug drawing it, could reach), and one over its size budget
+    /// (`maxBytes`) is not written at all.
+    @Test func theSandboxedRenderProcessWritesNothingOutsideItsOutFolderNorOverItsSizeBudget() throws {
         let dir = TempDir(); defer { dir.remove() }
         let out = dir.path + "/out", elsewhere = dir.path + "/elsewhere"
         mkdir(out, 0o755); mkdir(elsewhere, 0o755)
         var view = ViewNode(kind: .text); view.text = "hi"
         let viewBytes = try WireCodec.encode(view)
         var requests = Data()
-        for png in [out + "/w.png", elsewhere + "/w.png"] {
+        for (png, maxBytes) in [(out + "/w.png", 1 << 20), (elsewhere + "/w.png", 1 << 20), (out + "/big.png", 100)] {
             let r = PictureRenderRequest(id: "w", family: .systemSmall, now: Date(timeIntervalSince1970: 1_800_000_000), scale: 1,
-                                         dark: false, png: png, svg: nil, regions: nil)
+                                         dark: false, png: png, svg: nil, regions: out + "/\(png.lastPathComponent).regions.json",
+                                         maxBytes: maxBytes)
             requests.append(Framing.frame(PictureRenderFrame.payload(r, view: viewBytes)))
         }
         try FileIO.writeAtomically(requests, to: dir.path + "/requests")
@@ -305,6 +307,8 @@ import Glibc
                                 TestPaths.products + "/widgethost-render", out, dir.path + "/requests"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(FileManagerFree.exists(out + "/w.png"), "\(r.stdout)\n\(r.stderr)")
+        #expect(!FileManagerFree.exists(out + "/big.png") && !FileManagerFree.exists(out + "/big.png.regions.json"))
+        #expect(r.stdout.contains("over the widget's size budget of 100 (picture.maxFileKB)"), "\(r.stdout)")
         guard !r.stderr.contains("runs unsandboxed") else { return }  // no Landlock on this kernel
         #expect(!FileManagerFree.exists(elsewhere + "/w.png"))
         #expect(r.stdout.contains("Permission denied"), "\(r.stdout)")

@@ -31,6 +31,7 @@ import Glibc
         #expect(OutFileReader.read(dir.path + "/small", limit: 4) == .failure(.tooLarge(bytes: 5, limit: 4)))
         symlink(dir.path + "/small", dir.path + "/link")
         #expect(OutFileReader.read(dir.path + "/link", limit: 5) == .failure(.cannotOpen("a symbolic link")))
+        #expect(OutFileReader.read(dir.path + "/gone", limit: 5) == .failure(.missing))
     }
 }
 

@@ -12,12 +12,15 @@ import Glibc
 public enum OutFileReader {
     /// Why a file was not read.
     public enum Refusal: Error, Equatable, CustomStringConvertible {
+        /// There is no such file (yet): nothing to say.
+        case missing
         case cannotOpen(String)
         case notRegularFile
         case tooLarge(bytes: Int, limit: Int)
 
         public var description: String {
             switch self {
+            case .missing: "no such file"
             case .cannotOpen(let reason): "cannot open it: \(reason)"
             case .notRegularFile: "not a regular file"
             case .tooLarge(let bytes, let limit): "\(bytes) bytes, over the limit of \(limit)"
@@ -28,7 +31,10 @@ public enum OutFileReader {
     /// The whole file at `path`, or why it was refused.
     public static func read(_ path: String, limit: Int) -> Result<Data, Refusal> {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(.cannotOpen(errno == ELOOP ? "a symbolic link" : String(cString: strerror(errno)))) }
+        guard fd >= 0 else {
+            if errno == ENOENT { return .failure(.missing) }
+            return .failure(.cannotOpen(errno == ELOOP ? "a symbolic link" : String(cString: strerror(errno))))
+        }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
