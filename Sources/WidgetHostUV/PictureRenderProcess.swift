@@ -36,14 +36,14 @@ public final class PictureRenderProcess: PictureRenderConnection {
 
     public var pid: Int32 { process.pid }
 
-    public init(loop: UVLoop, executable: String, environment: [String: String], logger: Logger,
+    public init(loop: UVLoop, executable: String, arguments: [String] = ["--serve"], environment: [String: String], logger: Logger,
                 onExit: @escaping (WorkerFailure) -> Void) throws(WorkerFailure) {
         self.loop = loop
         self.logger = logger
         self.onExit = onExit
         var exitBox: ((Int64, Int32) -> Void)?
         do {
-            process = try UVProcess(loop: loop, executable: executable, arguments: ["--serve"], environment: environment,
+            process = try UVProcess(loop: loop, executable: executable, arguments: arguments, environment: environment,
                                     ownGroup: true) { status, signal in exitBox?(status, signal) }
         } catch {
             throw WorkerFailure(error.description)
@@ -151,8 +151,9 @@ public final class PictureRenderProcess: PictureRenderConnection {
     }
 }
 
-/// Starts `widgethost-render --serve` (next to `widgethost`, or `WIDGETHOST_RENDER_EXECUTABLE`)
-/// with `SWIFT_BACKTRACE=enable=no`. Loop thread only.
+/// Starts `widgethost-render --serve --out DIR --memory-mb N` (next to `widgethost`, or
+/// `WIDGETHOST_RENDER_EXECUTABLE`) with `SWIFT_BACKTRACE=enable=no`; the process confines itself
+/// to the `PictureRenderLimits` given. Loop thread only.
 public final class UVPictureRenderLauncher: PictureRenderLauncher {
     private let loop: UVLoop
     private let executable: String
@@ -162,11 +163,13 @@ public final class UVPictureRenderLauncher: PictureRenderLauncher {
         self.loop = loop; self.executable = executable; self.logger = logger
     }
 
-    public func launch(onExit: @escaping (WorkerFailure) -> Void) -> Result<any PictureRenderConnection, WorkerFailure> {
+    public func launch(_ limits: PictureRenderLimits, onExit: @escaping (WorkerFailure) -> Void) -> Result<any PictureRenderConnection, WorkerFailure> {
         var env = ProcessEnvironment.current()
         env["SWIFT_BACKTRACE"] = "enable=no"
+        let arguments = ["--serve", "--out", limits.outDirectory, "--memory-mb", String(limits.memoryMB)]
         do {
-            let p = try PictureRenderProcess(loop: loop, executable: executable, environment: env, logger: logger, onExit: onExit)
+            let p = try PictureRenderProcess(loop: loop, executable: executable, arguments: arguments, environment: env,
+                                             logger: logger, onExit: onExit)
             logger.debug("render process started: pid \(p.pid) (\(executable))")
             return .success(p)
         } catch {

@@ -270,11 +270,16 @@ final class DesktopSurface {
         }
         do {
             let r = try ControlSocketClient.send(request, to: controlSocket, timeout: 2)
-            FileHandleFree.error("widgethost-desktop: click on \(item.id) at \(Int(px)),\(Int(py)): "
+            FileHandleFree.error("widgethost-desktop: click on \(item.id) at \(Self.wholePixel(px)),\(Self.wholePixel(py)): "
                                  + (r.ok ? r.message ?? "done" : r.error ?? "refused"))
         } catch {
             FileHandleFree.error("widgethost-desktop: click on \(item.id): \(error)")
         }
+    }
+
+    /// `x` as whole pixels for a log line; a number no `Int` holds is named, not converted (a trap).
+    static func wholePixel(_ x: Double) -> String {
+        x.isFinite && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
     }
 
     private func displayClosed() {

@@ -16,8 +16,9 @@ import Glibc
 /// EOF on stdin (the daemon closed the pipe or died), and is killed when the daemon dies while
 /// it is busy drawing (PR_SET_PDEATHSIG). Single-threaded.
 enum RenderServer {
-    static func run() -> Never {
+    static func run(_ options: RenderConfinement.Options) -> Never {
         _ = widgethost_exit_with_parent(SIGKILL)
+        RenderConfinement.enter(options)
         let replies = dup(1)
         guard replies >= 0, dup2(2, 1) >= 0 else { fail("cannot set up the reply pipe: \(String(cString: strerror(errno)))") }
         _ = fcntl(replies, F_SETFD, FD_CLOEXEC)
@@ -59,6 +60,10 @@ enum RenderServer {
                 width = p.pixelWidth; height = p.pixelHeight
                 pictures.append((path, p))
             }
+            // The widget's size budget: nothing is written when one of its files would exceed it.
+            if let max = request.maxBytes, let (path, big) = pictures.first(where: { $0.1.bytes.count > max }) {
+                throw SizeBudget(description: "the \(path.hasSuffix(".svg") ? "SVG" : "PNG") would be \(big.bytes.count) bytes, over the widget's size budget of \(max) (picture.maxFileKB)")
+            }
             if let path = request.regions {
                 let regions = PictureRegionsBuilder.regions(root: view, placed: placed, family: request.family, scale: options.scale)
                 if try writeIfChanged([UInt8](regions.encoded()), to: path) { written.append(path) }
@@ -71,6 +76,8 @@ enum RenderServer {
                                   unmappedSymbols: unmapped.isEmpty ? nil : unmapped.sorted(),
                                   milliseconds: (monotonicSeconds() - started) * 1000)
     }
+
+    struct SizeBudget: Error, CustomStringConvertible { let description: String }
 
     /// Writes `bytes` through a temporary name unless the file already holds exactly them.
     static func writeIfChanged(_ bytes: [UInt8], to path: String) throws -> Bool {

@@ -1,4 +1,5 @@
-// widgethost-render: the render process. `widgethost-render --serve` is the daemon's (RenderServer).
+// widgethost-render: the render process. `widgethost-render --serve` is the daemon's (RenderServer,
+// confined by RenderConfinement).
 // `widgethost-render --job FILE` draws a `PictureJob`
 // (written by `widgethost preview --png/--svg`) to PNG / SVG files with WidgetGraphics, prints
 // "wrote N files" and the SF Symbols it had no icon for, and exits 1 if any picture failed.
@@ -20,8 +21,12 @@ func fail(_ message: String) -> Never {
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
-if args == ["--serve"] { RenderServer.run() }
-guard args.count == 2, args[0] == "--job" else { fail("usage: widgethost-render --job FILE | --serve") }
+let usage = "usage: widgethost-render --job FILE | --serve [--out DIR] [--memory-mb N]"
+if args.first == "--serve" {
+    guard let options = RenderConfinement.parse(Array(args.dropFirst())) else { fail(usage) }
+    RenderServer.run(options)
+}
+guard args.count == 2, args[0] == "--job" else { fail(usage) }
 guard let bytes = FileIO.read(args[1]) else { fail("cannot read \(args[1]): \(String(cString: strerror(errno)))") }
 let job: PictureJob
 do { job = try WireCodec.decode(PictureJob.self, from: bytes) } catch { fail("bad job file \(args[1]): \(error)") }

@@ -427,6 +427,64 @@ import Glibc
                 "waybar did not reload on the host's signal; its runs:\n\(FileManagerFree.read(runs) ?? "(none)")\nhost:\n\(host.stderr.suffix(3000))\nsway:\n\(compositor.stderr.suffix(2000))")
     }
 
+    /// Issue 23, item 4: files in `out/` that crashed or froze the surface. A regions file whose
+    /// scale is 1e300 and a click on it (a trap converting the click's pixel to `Int`), scales
+    /// 1e±300 (an invalid Cairo matrix: the widget blank), a FIFO named `<id>.png` (the GTK
+    /// thread blocked in `open` for good), a 30 000 × 30 000 PNG of a few hundred KB (3.7 GB
+    /// decoded): each is refused with a line saying why, the last good picture stays, the
+    /// surface keeps answering (a widget marked stale afterwards shows so) and stays small.
+    @Test func x11SurfaceSurvivesHostileFilesInOut() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xdotool = requireProgram("xdotool", package: "xdotool"),
+              let screen = try XServer.start(width: Self.screen.width, height: Self.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let s = try DesktopScene(display: screen.display, anchor: "top-right")
+        defer { s.stop() }
+        let control = try FakeControlSocket(path: s.dir.path + "/ctl.sock")
+        defer { control.stop() }
+        s.writeConfig("""
+            {"paths": {"socket": "\(control.path)"},
+             "widgets": [\(DesktopScene.widgets.map { id in "{\"kind\": \"\(id.dropLast(id.split(separator: "-").last!.count + 1))\", \"family\": \"\(id.split(separator: "-").last!)\"}" }.joined(separator: ", "))],
+             "desktop": {"widgets": [\(DesktopScene.widgets.map { "\"\($0)\"" }.joined(separator: ", "))],
+                         "anchor": "top-right", "margin": 32, "gap": 22, "columns": 2, "scale": 2}}
+            """)
+        _ = try s.fakeHost()
+        try s.putAllPictures()
+        let desktop = try s.startDesktop()
+        let frames = Self.frames(origin: Self.topRightOrigin)
+        let shot = { s.rootShot(capture) }
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        let habit = try #require(frames[Self.habit])
+
+        // Scales no picture has, then a click where the widget is.
+        for scale in ["1e300", "1e-300"] {
+            s.putFile(PictureRegions.fileName(for: Self.habit), Array("""
+                {"width":316,"height":316,"scale":\(scale),"regions":[{"kind":"widgetURL","x":0,"y":0,"width":316,"height":316,"url":"a://b"}]}
+                """.utf8))
+            let clicks = control.requests.count
+            #expect(s.run(xdotool, ["mousemove", "\(habit.x + 100)", "\(habit.y + 100)", "click", "1"]).status == 0)
+            #expect(eventually(timeout: Self.patience) { control.requests.count > clicks && desktop.stderr.contains("click on \(Self.habit) at 100,100: done") },
+                    "desktop:\n\(desktop.stderr)")
+        }
+        // A FIFO with no writer in the picture's place, and a picture far larger than the widget.
+        let fifo = s.out + "/.fifo.tmp"
+        try #require(mkfifo(fifo, 0o644) == 0)
+        rename(fifo, s.out + "/\(Self.habit).png")
+        s.putFile(Self.stats + ".png", hugeBlankPNG(width: 30_000, height: 30_000))
+        // Then a change the surface shows only if it still reads and draws.
+        s.writeState(Self.clocky, stale: true)
+        s.expectShows(frames, dimmed: [Self.clocky], within: Self.patience, shot: shot, log: desktop)
+        #expect(desktop.waitForExit(timeout: 0) == nil, "the surface ended: \(desktop.stderr)")
+        let log = desktop.stderr
+        #expect(log.contains("\(Self.habit).regions.json refused (not a valid regions file"), "\(log)")
+        #expect(log.contains("\(Self.habit).png refused (not a regular file)"), "\(log)")
+        #expect(log.contains("\(Self.stats).png refused (30000 × 30000 pixels, not the widget's size"), "\(log)")
+        #expect(!log.contains("invalid matrix"), "\(log)")
+        let rss = FileManagerFree.read("/proc/\(desktop.pid)/status")?.split(separator: "\n")
+            .first { $0.hasPrefix("VmHWM:") }.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? Int.max
+        #expect(rss < 200_000, "the surface's peak RSS was \(rss) kB")
+    }
+
     /// Bad configuration exits 2 before any display is needed, naming the file and JSON path.
     @Test func anUnknownWidgetInTheDesktopSectionIsAnErrorNamingThePath() throws {
         let dir = TempDir(); defer { dir.remove() }

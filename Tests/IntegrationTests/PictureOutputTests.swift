@@ -232,6 +232,88 @@ import Glibc
         #expect(FileManagerFree.read(count) == "2\n")
     }
 
+    /// Issue 23, item 3: a plugin whose every entry (a new one each second) is 63 levels of
+    /// shadowed stacks holding 60 shadowed texts each (3 800 shadows), drawn as PNG and SVG at scale 3, beside a ticker whose picture changes
+    /// every second. Without a fair share each of its pictures held the render process until
+    /// the 5 s deadline killed it, and the ticker's picture changed 5 times in 30 s. Now its
+    /// budget and backoff hold it to a small part of the render process: the ticker's picture
+    /// changes at least 20 times at a rate of at least 0.6 per second, and the hostile widget's
+    /// `.json` says it is stale and why.
+    @Test func aWidgetWhosePicturesNeverFinishDoesNotStarveTheOthers() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let ticker = try buildHostile(in: dir.path, name: "ticker", defines: ["TICKER"])
+        let shadows = try buildHostile(in: dir.path, name: "shadows", defines: ["MODE=11"])
+        let d = try RunningDaemon(config: """
+        {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"},
+         "widgets": [{"kind": "hostile", "family": "systemSmall", "outputs": ["files", "png", "svg"], "picture": {"scale": 3}},
+                     {"kind": "ticker", "family": "systemSmall", "outputs": ["files", "png"], "picture": {"scale": 1}}]}
+        """) { dir in
+            _ = run("/bin/cp", [shadows, dir + "/Plugins/hostile.so"])
+            _ = run("/bin/cp", [ticker, dir + "/Plugins/ticker.so"])
+        }
+        let clock = "ticker-systemSmall", hostile = "hostile-systemSmall"
+        #expect(eventually(timeout: 30) { bytes(d, clock + ".png") != nil && d.text(hostile)?.hasPrefix("h") == true },
+                "stderr:\n\(d.stderr.suffix(3000))")
+        var changes = 0, last = bytes(d, clock + ".png")
+        let start = monotonicNow()
+        let enough = eventually(timeout: 90) {
+            if let b = bytes(d, clock + ".png"), b != last { changes += 1; last = b }
+            return changes >= 20
+        }
+        let seconds = monotonicNow() - start
+        print("ticker beside a hostile picture: \(changes) picture changes in \(seconds) s")
+        #expect(enough, "the ticker's picture changed \(changes) times in \(seconds) s\n\(d.stderr.suffix(3000))")
+        #expect(Double(changes) / seconds >= 0.6, "the ticker's picture changed \(changes) times in \(seconds) s")
+        #expect(eventually { d.output(hostile)?["stale"] == .bool(true) }, "\(d.output(hostile) ?? [:])")
+        let error = d.output(hostile)?["error"]?.stringValue ?? ""
+        #expect(error.hasPrefix("picture not drawn: "), "\(error)")
+        #expect(d.output(clock)?["stale"] == .bool(false), "the ticker is not stale")
+    }
+
+    /// The render process runs under a memory cap and a Landlock sandbox, as a worker does:
+    /// RLIMIT_DATA is 256 MiB and no_new_privs is set (Landlock requires it), and it cannot
+    /// write outside `out/`.
+    @Test func theRenderProcessRunsSandboxedUnderAMemoryCap() throws {
+        let d = try habitDaemon(config())
+        #expect(eventually { bytes(d, habit + ".png") != nil }, "stderr:\n\(d.stderr)")
+        let render = try #require(renderProcesses(of: d.pid).first)
+        let limits = FileManagerFree.read("/proc/\(render)/limits") ?? ""
+        #expect(limits.split(separator: "\n").contains { $0.hasPrefix("Max data size") && $0.contains("268435456") }, "\(limits)")
+        if !d.stderr.contains("widgethost-render: runs unsandboxed") {
+            let status = FileManagerFree.read("/proc/\(render)/status") ?? ""
+            #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
+        }
+    }
+
+    /// `widgethost-render --serve --out DIR` under its Landlock sandbox: a picture asked for
+    /// inside `DIR` is written, one outside it is refused by the kernel (what a request naming
+    /// another path, or a bug drawing it, could reach), and one over its size budget
+    /// (`maxBytes`) is not written at all.
+    @Test func theSandboxedRenderProcessWritesNothingOutsideItsOutFolderNorOverItsSizeBudget() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let out = dir.path + "/out", elsewhere = dir.path + "/elsewhere"
+        mkdir(out, 0o755); mkdir(elsewhere, 0o755)
+        var view = ViewNode(kind: .text); view.text = "hi"
+        let viewBytes = try WireCodec.encode(view)
+        var requests = Data()
+        for (png, maxBytes) in [(out + "/w.png", 1 << 20), (elsewhere + "/w.png", 1 << 20), (out + "/big.png", 100)] {
+            let r = PictureRenderRequest(id: "w", family: .systemSmall, now: Date(timeIntervalSince1970: 1_800_000_000), scale: 1,
+                                         dark: false, png: png, svg: nil, regions: out + "/\(png.lastPathComponent).regions.json",
+                                         maxBytes: maxBytes)
+            requests.append(Framing.frame(PictureRenderFrame.payload(r, view: viewBytes)))
+        }
+        try FileIO.writeAtomically(requests, to: dir.path + "/requests")
+        let r = run("/bin/sh", ["-c", "exec \"$0\" --serve --out \"$1\" --memory-mb 256 < \"$2\"",
+                                TestPaths.products + "/widgethost-render", out, dir.path + "/requests"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManagerFree.exists(out + "/w.png"), "\(r.stdout)\n\(r.stderr)")
+        #expect(!FileManagerFree.exists(out + "/big.png") && !FileManagerFree.exists(out + "/big.png.regions.json"))
+        #expect(r.stdout.contains("over the widget's size budget of 100 (picture.maxFileKB)"), "\(r.stdout)")
+        guard !r.stderr.contains("runs unsandboxed") else { return }  // no Landlock on this kernel
+        #expect(!FileManagerFree.exists(elsewhere + "/w.png"))
+        #expect(r.stdout.contains("Permission denied"), "\(r.stdout)")
+    }
+
     @Test func aRemovedWidgetTakesItsPictureAway() throws {
         let d = try habitDaemon(config())
         #expect(eventually { bytes(d, habit + ".png") != nil && regions(d, habit) != nil }, "stderr:\n\(d.stderr)")

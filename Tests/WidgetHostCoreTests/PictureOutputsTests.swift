@@ -28,8 +28,10 @@ final class FakeRenderConnection: PictureRenderConnection {
 
 final class FakeRenderLauncher: PictureRenderLauncher {
     var launched: [FakeRenderConnection] = []
+    var limits: [PictureRenderLimits] = []
     var current: FakeRenderConnection { launched.last! }
-    func launch(onExit: @escaping (WorkerFailure) -> Void) -> Result<any PictureRenderConnection, WorkerFailure> {
+    func launch(_ limits: PictureRenderLimits, onExit: @escaping (WorkerFailure) -> Void) -> Result<any PictureRenderConnection, WorkerFailure> {
+        self.limits.append(limits)
         launched.append(FakeRenderConnection())
         return .success(launched.last!)
     }
@@ -120,8 +122,8 @@ final class FakeRenderLauncher: PictureRenderLauncher {
         #expect(launcher.launched.count == 1, "started on first need")
         let r = try #require(launcher.current.requests.first?.request)
         #expect(r == PictureRenderRequest(id: "pic", family: .systemSmall, now: loop.now, scale: 2, dark: false,
-                                          png: "/tmp/out/pic.png", svg: nil, regions: "/tmp/out/pic.regions.json"))
-        #expect(launcher.current.requests.first?.timeout == 5)
+                                          png: "/tmp/out/pic.png", svg: nil, regions: "/tmp/out/pic.regions.json", maxBytes: 4096 * 1024))
+        #expect(launcher.current.requests.first?.timeout == 2, "the widget's budget (2 s) under picture.timeoutSeconds (5 s)")
     }
 
     @Test func anEntryWithoutLiveDatesIsDrawnOnceAndALiveOneOnEveryTick() throws {
@@ -170,14 +172,16 @@ final class FakeRenderLauncher: PictureRenderLauncher {
         #expect(launcher.launched.count == 2)
         #expect(launcher.current.requests.map(\.request.id) == ["other"])
         launcher.current.answer()
-        // A second failure on the same tree: that tree waits for the widget's next entry.
+        // A second failure on the same tree (after the widget's 1 s backoff): that tree waits for
+        // the widget's next entry.
         p.show(s, view: text("a"), now: loop.now, live: true)
+        loop.advance(by: 1)
         launcher.current.answer(failure: "crash")
         loop.advance(by: 1)
         p.show(s, view: text("a"), now: loop.now, live: true)
         #expect(launcher.launched.count == 2, "the poisoned tree is not drawn: no new process")
         p.show(s, view: text("b"), now: loop.now, live: false)
-        loop.advance(by: 1)
+        loop.advance(by: 1)  // two failures in a row: 2 s of backoff
         #expect(launcher.launched.count == 3)
         #expect(launcher.current.requests.map(\.request.id) == ["w"])
     }
@@ -205,6 +209,7 @@ final class FakeRenderLauncher: PictureRenderLauncher {
         p.show(s, view: text("t"), now: loop.now, live: true)
         launcher.current.answer(failure: "missed its deadline")
         p.show(s, view: text("t"), now: loop.now, live: true)
+        loop.advance(by: 1)  // the widget's backoff after one failure
         launcher.current.answer()
         p.show(s, view: text("t"), now: loop.now, live: true)
         launcher.current.answer(failure: "missed its deadline")

@@ -22,10 +22,21 @@ public struct PictureSettings: Equatable, Sendable {
     /// Deadline for drawing one picture, in seconds; past it the render process is killed (the
     /// picture is lost, the next one starts a new render process).
     public var timeoutSeconds: Double = 5
+    /// The widget's render-time budget (`PictureFairShare`): the most render time it can spend at
+    /// once, in seconds, refilled over 10 s (a fifth of the render process in the long run). A
+    /// picture's deadline is what the widget has saved up, at most `timeoutSeconds`.
+    public var budgetSeconds: Double = 2
+    /// The widget's size budget: a PNG or SVG larger than this many KiB is not written (the
+    /// picture fails, and the widget is drawn less often).
+    public var maxFileKB: Int = 4096
 
     public init() {}
 
-    static let keys: Set<String> = ["scale", "colorScheme", "signal", "signalProcess", "timeoutSeconds", "comment"]
+    /// The widget's time budget as `PictureFairShare` counts it.
+    public var budget: PictureFairShare.Budget { PictureFairShare.Budget(seconds: budgetSeconds) }
+
+    static let keys: Set<String> = ["scale", "colorScheme", "signal", "signalProcess", "timeoutSeconds", "budgetSeconds",
+                                    "maxFileKB", "comment"]
     /// Signals `SIGRTMIN+1` … `SIGRTMIN+30` (glibc: `SIGRTMAX - SIGRTMIN` is 30).
     public static let signalRange = 1...30
 
@@ -63,6 +74,12 @@ public struct PictureSettings: Equatable, Sendable {
             s.signalProcess = name
         }
         set("timeoutSeconds") { v throws(ConfigError) in s.timeoutSeconds = try ConfigParser.number(v, at: "\(path).timeoutSeconds", min: 0.1, max: 600) }
+        set("budgetSeconds") { v throws(ConfigError) in s.budgetSeconds = try ConfigParser.number(v, at: "\(path).budgetSeconds", min: 0.25, max: 600) }
+        set("maxFileKB") { v throws(ConfigError) in
+            let n = try ConfigParser.number(v, at: "\(path).maxFileKB", min: 16, max: Double(1 << 20))
+            guard n == n.rounded() else { throw ConfigError(path: "\(path).maxFileKB", reason: "must be a whole number, found \(n)") }
+            s.maxFileKB = Int(n)
+        }
         return s
     }
 }

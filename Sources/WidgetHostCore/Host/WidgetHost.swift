@@ -72,6 +72,7 @@ public final class WidgetHost {
         }
         pictures = pictureLauncher.map { PictureOutputs(config: config, loop: loop, launcher: $0, logger: logger) }
         scheduler.pictures = pictures
+        pictures?.onProblem = { [weak scheduler] id, reason in scheduler?.setPictureProblem(reason, for: id) }
         LimitsWiring.connect(host: self)
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in

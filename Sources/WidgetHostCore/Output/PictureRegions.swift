@@ -55,11 +55,29 @@ public struct PictureRegions: Codable, Equatable, Sendable {
 
     public static func fileName(for id: String) -> String { id + ".regions.json" }
 
-    /// Parses a regions file; nil when it is not one (a torn or foreign file keeps the last good).
+    /// The pixels per point a picture is drawn at (`picture.scale`, `preview --scale`).
+    public static let scales: ClosedRange<Double> = 1...3
+    /// The longest side, in pixels, of any picture: the largest family (`systemExtraLarge`,
+    /// 715 pt wide) at the largest scale, rounded up.
+    public static let maxSide: Double = 2200
+
+    /// Parses a regions file; nil when it is not one (a torn or foreign file keeps the last
+    /// good). Every number is checked, since each ends up in a transformation matrix or an
+    /// integer: the scale one of `scales`, the size positive and at most `maxSide`, every
+    /// region's rectangle finite with a non-negative size (a reader divides by the scale,
+    /// multiplies by it and converts clicks to whole pixels).
     public static func decode(_ data: Data) -> PictureRegions? {
-        guard let r = try? JSONDecoder().decode(PictureRegions.self, from: data),
-              r.width.isFinite, r.height.isFinite, r.scale.isFinite, r.scale > 0 else { return nil }
+        guard let r = try? JSONDecoder().decode(PictureRegions.self, from: data), r.isValid else { return nil }
         return r
+    }
+
+    /// Whether every number is one a reader can use (`decode`'s rules).
+    public var isValid: Bool {
+        let side = 1...Self.maxSide
+        guard Self.scales.contains(scale), side.contains(width), side.contains(height) else { return false }
+        return regions.allSatisfy { r in
+            [r.x, r.y, r.width, r.height].allSatisfy { $0.isFinite && abs($0) <= 2 * Self.maxSide } && r.width >= 0 && r.height >= 0
+        }
     }
 
     public func encoded() -> Data {

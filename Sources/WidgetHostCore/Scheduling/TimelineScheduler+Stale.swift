@@ -11,4 +11,13 @@ extension TimelineScheduler {
         }
         evaluate()
     }
+
+    /// The picture of `id` is behind its entry for `reason` (nil: no longer): its text outputs
+    /// show the entry stale with the reason until then. Loop thread only.
+    public func setPictureProblem(_ reason: String?, for id: String) {
+        guard let inst = instances[id], inst.pictureProblem != reason else { return }
+        inst.pictureProblem = reason
+        inst.shownIndex = nil  // shown again, with the mark or without
+        evaluate()
+    }
 }

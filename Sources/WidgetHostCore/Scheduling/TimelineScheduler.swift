@@ -27,6 +27,11 @@ public final class WidgetInstance {
     var lastRequest: Date?
     public internal(set) var consecutiveFailures = 0
     public internal(set) var lastError: String?
+    /// Why the widget's picture is behind its entry (`PictureOutputs.onProblem`), nil when it
+    /// is not: shown as stale like `lastError`, which it yields to.
+    public internal(set) var pictureProblem: String?
+    /// What the outputs show as the widget's error: the reload's, else the picture's.
+    var shownError: String? { lastError ?? pictureProblem }
     /// Index of the entry on screen.
     public internal(set) var shownIndex: Int?
     var liveChange: Date?
@@ -345,11 +350,11 @@ public final class TimelineScheduler {
         let r = renderer.render(entry.view, family: inst.spec.family, now: now)
         inst.liveChange = renderer.nextChange(of: entry.view, after: now)
         var classes = r.classes
-        if inst.lastError != nil && !classes.contains("stale") { classes.append("stale") }
+        if inst.shownError != nil && !classes.contains("stale") { classes.append("stale") }
         let out = WidgetOutput(id: inst.id, text: r.text, alt: r.alt, tooltip: r.tooltip, class: classes,
                                percentage: r.percentage, kind: inst.spec.kind, family: inst.spec.family.rawValue,
                                date: WidgetOutput.isoDate(entry.date), url: r.url,
-                               stale: inst.lastError != nil, error: inst.lastError,
+                               stale: inst.shownError != nil, error: inst.shownError,
                                pango: r.pango, relevance: entry.relevance?.score, background: r.background)
         publisher.publish(out, to: inst.spec.outputs)
         pictures?.show(inst.spec, view: entry.view, now: now, live: inst.liveChange != nil)

@@ -7,7 +7,9 @@
  * Otherwise kind "hostile" (systemSmall), whose timeline misbehaves as -DMODE=… says:
  *   1 hang, 2 segfault, 3 abort, 4 allocate until killed, 5 one million entries,
  *   6 a 100 MB tree, 7 spam stdout (then answer), 8 malformed bytes, 9 wrong ABI version (table),
- *   10 segfault in describe.
+ *   10 segfault in describe, 11 a new tree every second (10 entries, reloaded at their end),
+ *   each 63 levels of shadowed stacks holding 60 shadowed texts each, in systemExtraLarge too
+ *   (the picture tests, PictureOutputTests.swift: a picture that takes seconds to draw).
  * -DEVERY_OP: placeholder and snapshot answer (and misbehave) like timeline, not with a bare
  *   {"ok":true} (the `validate` tests, ValidateTests.swift).
  * -DSDK_VERSION='"x.y.z"': the SDK version the table declares (default "": none, as C plugins).
@@ -29,6 +31,11 @@
 #endif
 #ifndef SDK_VERSION
 #define SDK_VERSION ""
+#endif
+#if MODE == 11
+#define FAMILIES "\"systemSmall\",\"systemExtraLarge\""
+#else
+#define FAMILIES "\"systemSmall\""
 #endif
 #ifdef TICKER
 #define KIND "ticker"
@@ -64,7 +71,7 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
         return answer(text("{\"manifest\":{\"abiVersion\":1,\"appGroups\":[],\"bundleId\":\"" BUNDLE "\","
                            "\"sdkVersion\":\"\",\"widgets\":[{\"configuration\":\"StaticConfiguration\","
                            "\"description\":\"Fixture.\",\"displayName\":\"Fixture\","
-                           "\"families\":[\"systemSmall\"],\"kind\":\"" KIND "\",\"parameters\":[]}]},"
+                           "\"families\":[" FAMILIES "],\"kind\":\"" KIND "\",\"parameters\":[]}]},"
                            "\"ok\":true}"), response, response_length);
     }
 #ifndef EVERY_OP
@@ -120,6 +127,30 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
         return answer(text(body), response, response_length);
     }
     case 8: return answer(text("\xff\xfe{\"entries\":[{\"date\":\"yesterday\",\x01\x02 garbage"), response, response_length);
+    case 11: {
+        /* 63 nested shadowed stacks, each with 60 shadowed texts beside the next level: about
+           3 800 shadows, each a canvas-sized group laid down ten times. */
+        static const char open[] = "{\"children\":[";
+        static const char leaf[] = ",{\"kind\":\"text\",\"modifiers\":{\"other\":{\"shadow\":{\"radius\":20,\"x\":3,\"y\":3}}},\"text\":\"x\"}";
+        static const char close[] = "],\"kind\":\"zstack\",\"modifiers\":{\"other\":{\"shadow\":{\"radius\":20,\"x\":3,\"y\":3}}}}";
+        enum { ENTRIES = 10, DEPTH = 63, LEAVES = 60 };
+        size_t cap = ENTRIES * (DEPTH * (sizeof open + LEAVES * sizeof leaf + sizeof close) + 128) + 128;
+        char *body = malloc(cap);
+        if (!body) abort();
+        size_t off = (size_t)snprintf(body, cap, "{\"entries\":[");
+        for (int i = 0; i < ENTRIES; i++) {
+            off += (size_t)snprintf(body + off, cap - off, "%s{\"date\":%ld,\"view\":", i ? "," : "", now + i);
+            for (int d = 0; d < DEPTH; d++) off += (size_t)snprintf(body + off, cap - off, "%s", open);
+            off += (size_t)snprintf(body + off, cap - off, "{\"kind\":\"text\",\"text\":\"h%ld\"}", now + i);
+            for (int d = 0; d < DEPTH; d++) {
+                for (int l = 0; l < LEAVES; l++) off += (size_t)snprintf(body + off, cap - off, "%s", leaf);
+                off += (size_t)snprintf(body + off, cap - off, "%s", close);
+            }
+            off += (size_t)snprintf(body + off, cap - off, "}");
+        }
+        snprintf(body + off, cap - off, "],\"ok\":true,\"policy\":{\"type\":\"atEnd\"}}");
+        return answer(body, response, response_length);
+    }
     default: break;
     }
     char body[256];

@@ -9,13 +9,19 @@ import OpenWidgetKit
 /// - The render process is started on first need (`PictureRenderLauncher`): a host whose widgets
 ///   have text outputs only never starts it, so never loads Cairo.
 /// - One picture is drawn at a time; each widget has at most one waiting, the newest (a widget
-///   whose pictures come faster than they are drawn skips the stale ones), served in the order
-///   widgets asked. The loop never waits for a picture: text outputs are published before and
-///   apart from it.
-/// - A picture that misses `picture.timeoutSeconds` gets the process killed; a crash or kill costs
-///   that one picture, and the next one starts a new process (at once after one failure, then
-///   with a backoff doubling from 0.5 s to 30 s). A tree that failed twice in a row is not drawn
-///   again until the widget's entry changes.
+///   whose pictures come faster than they are drawn skips the stale ones). The loop never waits
+///   for a picture: text outputs are published before and apart from it.
+/// - Widgets share the render process fairly (`PictureFairShare`): each has a render-time budget
+///   (`picture.budgetSeconds`) that sets its pictures' deadlines and how often it is drawn, a
+///   widget whose pictures fail waits longer after each failure, and widgets in good standing go
+///   first, in the order they asked. A picture over the widget's size budget
+///   (`picture.maxFileKB`) is not written and counts as a failure.
+/// - A picture that misses its deadline gets the process killed; a crash or kill costs that one
+///   picture, and the next one starts a new process (at once after one failure, then with a
+///   backoff doubling from 0.5 s to 30 s). A tree that failed twice in a row is not drawn again
+///   until the widget's entry changes.
+/// - While a widget's pictures fail, `onProblem` says why (its `.json` shows it stale with the
+///   reason); the next picture drawn clears it.
 /// - An entry with no live date is drawn once: showing it again (a stale mark, the same timeline
 ///   again) sends nothing. With a live date (`.timer`, `.relative`, `ProgressView(timerInterval:)`)
 ///   each tick the scheduler makes is drawn; the render process writes a file only when its
@@ -43,9 +49,19 @@ public final class PictureOutputs {
     private let logger: Logger
     public private(set) var config: HostConfig
     private var connection: (any PictureRenderConnection)?
+    /// The out folder the running render process may write.
+    private var connectionOut: String?
     private var queue: [String] = []
     private var waiting: [String: Job] = [:]
-    private var inFlight: (id: String, key: DrawnKey, live: Bool)?
+    private var inFlight: (id: String, key: DrawnKey, live: Bool, sentAt: Double, deadline: Double)?
+    private var fairShare = PictureFairShare()
+    /// Wakes the queue when a widget's budget or backoff lets its waiting picture go.
+    private var turnTimer: (any HostTimer)?
+    /// Why each widget's pictures are failing, as last reported through `onProblem`.
+    private var problems: [String: String] = [:]
+    /// `onProblem` calls held until a reply is handled (they reach the scheduler, which may show
+    /// the widget again and so call back in).
+    private var notices: [(String, String?)] = []
     /// The last job shown per widget, to draw again when its picture settings change.
     private var shown: [String: Job] = [:]
     private var drawn: [String: DrawnKey] = [:]
@@ -61,6 +77,9 @@ public final class PictureOutputs {
 
     /// Called when a picture file of `id` was replaced (its bytes changed), with its settings.
     public var onChanged: (_ id: String, _ settings: PictureSettings) -> Void = { _, _ in }
+    /// Called when the pictures of `id` start failing (with the reason and when the next try is)
+    /// or stop (nil): the widget's text outputs show it stale with the reason meanwhile.
+    public var onProblem: (_ id: String, _ reason: String?) -> Void = { _, _ in }
     /// Render processes started, pictures requested, requests that failed (for tests and status).
     public private(set) var launchCount = 0
     public private(set) var requestCount = 0
@@ -93,6 +112,8 @@ public final class PictureOutputs {
     /// `id` is gone: its waiting picture is dropped and its files removed.
     public func remove(_ id: String) {
         shown[id] = nil; drawn[id] = nil; encodedViews[id] = nil; failedTree[id] = nil; skippedTree[id] = nil
+        fairShare.remove(id)
+        if problems.removeValue(forKey: id) != nil { onProblem(id, nil) }  // no picture, nothing behind
         if waiting.removeValue(forKey: id) != nil { queue.removeAll { $0 == id } }
         // Nothing known (files a previous run wrote): the names the current config gives them.
         let base = config.paths.out + "/" + id
@@ -116,6 +137,7 @@ public final class PictureOutputs {
     public func close() {
         closed = true
         restartTimer?.close(); restartTimer = nil
+        turnTimer?.close(); turnTimer = nil
         inFlight = nil  // stopping fails it: not a render failure, nothing to log or restart
         connection?.stop(); connection = nil
         queue = []; waiting = [:]
@@ -133,7 +155,8 @@ public final class PictureOutputs {
         let settings = config.pictureSettings(for: job.spec.id)
         let p = paths(job.spec)
         let request = PictureRenderRequest(id: job.spec.id, family: job.spec.family, now: job.now, scale: settings.scale,
-                                           dark: settings.colorScheme == .dark, png: p.png, svg: p.svg, regions: p.regions)
+                                           dark: settings.colorScheme == .dark, png: p.png, svg: p.svg, regions: p.regions,
+                                           maxBytes: settings.maxFileKB * 1024)
         return DrawnKey(view: job.view, family: job.spec.family, settings: settings, request: request)
     }
 
@@ -153,13 +176,35 @@ public final class PictureOutputs {
         pump()
     }
 
+    /// Seconds on the clock `PictureFairShare` counts with.
+    private var clock: Double { loop.now.timeIntervalSince1970 }
+
+    private func budget(_ id: String) -> PictureFairShare.Budget { config.pictureSettings(for: id).budget }
+
     private func pump() {
         guard !closed, inFlight == nil, !queue.isEmpty else { return }
+        let now = clock
+        let turn = fairShare.next(queue, budget: budget, now: now)
+        guard let id = turn.id else {
+            // Every waiting widget is out of budget or backing off: wake when the first may go.
+            if let at = turn.wakeAt {
+                if turnTimer == nil { turnTimer = loop.makeTimer { [weak self] in self?.pump() } }
+                turnTimer?.schedule(after: max(0, at - now))
+            }
+            return
+        }
+        if let c = connection, connectionOut != config.paths.out {
+            // Its sandbox lets it write the folder it was started for only: start a new one.
+            connection = nil
+            c.stop()
+        }
         if connection == nil {
             guard restartTimer?.isScheduled != true else { return }
-            switch launcher.launch(onExit: { [weak self] failure in self?.processExited(failure) }) {
+            let limits = PictureRenderLimits(outDirectory: config.paths.out)
+            switch launcher.launch(limits, onExit: { [weak self] failure in self?.processExited(failure) }) {
             case .success(let c):
                 connection = c
+                connectionOut = limits.outDirectory
                 launchCount += 1
                 logger.info(launchCount == 1 ? "render process started (first picture output)" : "render process restarted")
             case .failure(let f):
@@ -169,7 +214,7 @@ public final class PictureOutputs {
                 return
             }
         }
-        let id = queue.removeFirst()
+        queue.removeAll { $0 == id }
         guard let job = waiting.removeValue(forKey: id), let connection else { return }
         let k = key(job)
         let viewBytes: Data
@@ -180,19 +225,25 @@ public final class PictureOutputs {
             encodedViews[id] = (job.view, viewBytes)
         }
         let payload = PictureRenderFrame.payload(k.request, view: viewBytes)
-        inFlight = (id, k, job.live)
+        let deadline = fairShare.deadline(id, budget: k.settings.budget, timeout: k.settings.timeoutSeconds, now: now)
+        inFlight = (id, k, job.live, now, deadline)
         requestCount += 1
-        connection.send(payload, timeout: k.settings.timeoutSeconds) { [weak self] result in self?.finished(result) }
+        connection.send(payload, timeout: deadline) { [weak self] result in self?.finished(result) }
     }
 
     private func finished(_ result: Result<PictureRenderReply, WorkerFailure>) {
-        guard !closed, let (id, k, live) = inFlight else { return }
+        guard !closed, let (id, k, live, sentAt, deadline) = inFlight else { return }
         inFlight = nil
         let current = shown[id] != nil
+        let now = clock
+        // Killed at its deadline or not, a picture costs its widget at most the deadline.
+        fairShare.charge(id, seconds: min(deadline, now - sentAt), budget: k.settings.budget, now: now)
         switch result {
         case .success(let reply):
             failuresInARow = 0
             if reply.ok {
+                fairShare.succeeded(id)
+                if problems.removeValue(forKey: id) != nil { notices.append((id, nil)) }
                 failedTree[id] = nil  // "failed twice in a row": a success in between starts over
                 if failingIDs.remove(id) != nil { logger.info("picture of \(id) drawn again") }
                 if !current {
@@ -211,6 +262,7 @@ public final class PictureOutputs {
                 if !live { drawn[id] = k }  // the same tree would fail the same way
                 logger.log(level: failingIDs.insert(id).inserted ? .warning : .debug,
                            "picture of \(id) could not be drawn: \(reply.error ?? "no reason given")")
+                pictureFailed(id, reply.error ?? "no reason given", budget: k.settings.budget, now: now)
             }
         case .failure(let f):
             failureCount += 1
@@ -225,8 +277,22 @@ public final class PictureOutputs {
             }
             failedTree[id] = k.view
             if failuresInARow > 1 { scheduleRestart() }
+            pictureFailed(id, f.description, budget: k.settings.budget, now: now)
         }
         pump()
+        let told = notices
+        notices = []
+        for (id, reason) in told { onProblem(id, reason) }
+    }
+
+    /// Backs `id` off and says why its picture is behind (when it is still shown).
+    private func pictureFailed(_ id: String, _ reason: String, budget: PictureFairShare.Budget, now: Double) {
+        let wait = fairShare.failed(id, budget: budget, now: now)
+        guard shown[id] != nil else { return }
+        let n = fairShare.failures(of: id)
+        let problem = "picture not drawn: \(reason) (\(n) failure\(n == 1 ? "" : "s") in a row; next try in \(Int(wait.rounded(.up))) s or later)"
+        problems[id] = problem
+        notices.append((id, problem))
     }
 
     private func processExited(_ failure: WorkerFailure) {

@@ -17,10 +17,13 @@ public struct PictureRenderRequest: Codable, Equatable, Sendable {
     public var svg: String?
     /// Where `PictureRegions` go (written only when they changed, before the picture).
     public var regions: String?
+    /// The widget's size budget: a PNG or SVG of more bytes is not written (the request fails).
+    public var maxBytes: Int?
 
-    public init(id: String, family: WidgetFamily, now: Date, scale: Int, dark: Bool, png: String?, svg: String?, regions: String?) {
+    public init(id: String, family: WidgetFamily, now: Date, scale: Int, dark: Bool, png: String?, svg: String?, regions: String?,
+                maxBytes: Int? = nil) {
         self.id = id; self.family = family; self.now = now; self.scale = scale; self.dark = dark
-        self.png = png; self.svg = svg; self.regions = regions
+        self.png = png; self.svg = svg; self.regions = regions; self.maxBytes = maxBytes
     }
 }
 
@@ -64,6 +67,7 @@ public enum PictureRenderFrame {
         w.member("dark", request.dark)
         w.member("family", request.family.rawValue)
         w.member("id", request.id)
+        w.member("maxBytes", request.maxBytes)
         w.member("now", request.now)
         w.member("png", request.png)
         w.member("regions", request.regions)
