@@ -82,6 +82,9 @@ public struct HostConfig: Equatable, Sendable {
         public var timelineSaveDelaySeconds: Double = 30
         /// The program (and leading arguments) a click opens a widget's URL with.
         public var opener: [String] = ["xdg-open"]
+        /// The URL schemes (lowercase) a click may hand to `opener` (`defaults.openSchemes`);
+        /// a widget's URL with another scheme is refused, never opened.
+        public var openSchemes: [String] = ["https", "http", "mailto"]
         /// Limits every bundle is held to (`defaults.limits`; docs/limits.md).
         public var limits = Limits()
         public init() {}

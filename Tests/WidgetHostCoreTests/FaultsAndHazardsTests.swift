@@ -1,0 +1,52 @@
+import FoundationEssentials
+import Logging
+import OpenWidgetKit
+import Testing
+@testable import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 23, item 5, below the daemon: which URLs reach the opener, the widget limit, the
+/// `status` answer at any size, config files that are not regular files, shared folders, and a
+/// picture whose write failed.
+@Suite struct FaultsAndHazardsTests {
+    let logger = Logger(label: "test")
+
+    func parse(_ json: String) -> (config: HostConfig, errors: [String]) {
+        let c = ConfigParser.check(Data(json.utf8), baseDirectory: "/tmp", environment: ["HOME": "/tmp"])
+        return (c.config, c.errors.map(\.description))
+    }
+
+    /// A folder of its own under /tmp, removed at the end.
+    func tempFolder() -> String {
+        var template = Array("/tmp/widgethost-hazard-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    func mode(_ path: String) -> mode_t { var st = stat(); stat(path, &st); return st.st_mode & 0o7777 }
+
+    // MARK: URLs
+
+    @Test func onlyURLsWithAnAllowedSchemeMayBeOpened() {
+        let standard = HostConfig.Defaults().openSchemes
+        #expect(standard == ["https", "http", "mailto"])
+        for url in ["--help", "-x:y", "", "://x", "1x:y", "no scheme", "x y:z"] {
+            #expect(OpenableURL.refusal(url, allowed: standard) == "\"\(url)\" does not begin with a URL scheme", "\(url)")
+        }
+        #expect(OpenableURL.refusal("HTTPS://example.org/a", allowed: standard) == nil)
+        #expect(OpenableURL.refusal("mailto:a@b.c", allowed: standard) == nil)
+        #expect(OpenableURL.refusal("file:///etc/passwd", allowed: standard) == "the scheme \"file\" is not in defaults.openSchemes (https, http, mailto)")
+        #expect(OpenableURL.refusal("myapp://habit", allowed: ["myapp"]) == nil)
+        #expect(OpenableURL.scheme(of: "git+ssh://h/r") == "git+ssh")
+    }
+
+    @Test func openSchemesParseLowercasedAndMalformedOnesAreNamed() {
+        #expect(parse(#"{"defaults": {"openSchemes": ["HTTPS", "myapp", "x-y.z+w"]}}"#).config.defaults.openSchemes == ["https", "myapp", "x-y.z+w"])
+        #expect(parse(#"{"defaults": {"openSchemes": []}}"#).config.defaults.openSchemes == [])
+        let errors = parse(#"{"defaults": {"openSchemes": ["ok", "my:app", "", "-x", 3]}}"#).errors
+        #expect(errors.count == 1 && errors[0].hasPrefix("defaults.openSchemes[1]: \"my:app\" is not a URL scheme"), "\(errors)")
+        #expect(parse(#"{"defaults": {"openSchemes": ["-x"]}}"#).errors.first?.hasPrefix("defaults.openSchemes[0]: \"-x\" is not a URL scheme") == true)
+        #expect(parse(#"{"defaults": {"openSchemes": "https"}}"#).errors.first?.hasPrefix("defaults.openSchemes: expected an array") == true)
+    }
+}
