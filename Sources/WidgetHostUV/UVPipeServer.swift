@@ -1,11 +1,13 @@
 import CLibUV
+import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A Unix-domain socket server on a libuv pipe (the control socket, DESIGN §9). The socket is
 /// created with mode 0600 (umask 077 around `bind`, then `chmod`) in a directory created 0700.
-/// A leftover socket file nobody answers on is replaced; one a live host answers on is not.
+/// A leftover socket file nobody answers on is replaced; one a live host answers on is not, nor
+/// anything at `path` that is not a socket (refused with an error naming what is there).
 /// `onConnection` gets each accepted client as a `UVPipe` (not yet reading). `close()` also
 /// removes the socket file. Loop thread only.
 public final class UVPipeServer: UVHandle {
@@ -26,6 +28,7 @@ public final class UVPipeServer: UVHandle {
         let dir = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !dir.isEmpty { Self.makeDirectory(dir) }
         if access(path, F_OK) == 0 {
+            if let what = Self.notASocket(path) { close(); throw BindError(description: "\(path) is \(what), not a socket: left alone (point paths.socket elsewhere)") }
             if Self.isLive(path) { close(); throw BindError(description: "\(path) is in use by another widgethost") }
             unlink(path)
         }
@@ -40,6 +43,15 @@ public final class UVPipeServer: UVHandle {
             if uv_accept(server, client.stream) == 0 { me.onConnection(client) } else { client.close() }
         }
         guard lrc == 0 else { close(); unlink(path); throw BindError(description: "cannot listen on \(path): \(UVError.describe(lrc))") }
+    }
+
+    /// What is at `path` when it is not a socket (a regular file, a folder…), nil for a socket.
+    /// Only a leftover socket is ever removed: `paths.socket` naming the user's file must not
+    /// delete it (issue 23).
+    static func notASocket(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT != S_IFSOCK else { return nil }
+        return FileIO.kindName(st.st_mode & S_IFMT)
     }
 
     /// Whether a process accepts connections on the socket at `path`.
@@ -68,7 +80,7 @@ public final class UVPipeServer: UVHandle {
 
     /// Stops listening and removes the socket file.
     public func closeAndRemove() {
-        if !isClosing { unlink(path) }
+        if !isClosing, Self.notASocket(path) == nil { unlink(path) }
         close()
     }
 

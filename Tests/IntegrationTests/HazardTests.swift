@@ -23,6 +23,66 @@ import Glibc
 
     func mode(_ path: String) -> mode_t { var st = stat(); stat(path, &st); return st.st_mode & 0o7777 }
 
+    /// A FIFO put in place of `config.json` while the host runs: the reload refuses it without
+    /// waiting for a writer (the old config stays), and the live timer keeps ticking. `validate`
+    /// and `run` given the FIFO refuse it at once too.
+    @Test func aFIFOAsConfigIsRefusedAndTheClockKeepsTicking() throws {
+        let d = try RunningDaemon(config: config())
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_TIMER", "PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id)?.hasPrefix("v1 none") == true }, "stderr:\n\(d.stderr)")
+        let fifo = d.dir.path + "/fifo.json"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let copy = d.dir.path + "/.config.fifo"
+        #expect(mkfifo(copy, 0o600) == 0)
+        #expect(rename(copy, d.dir.path + "/config.json") == 0)
+        #expect(eventually { d.stderr.contains("the previous one stays in force") && d.stderr.contains("is a FIFO, not a regular file") },
+                "stderr:\n\(d.stderr)")
+        var seen: Set<String> = []
+        #expect(eventually { if let t = d.text(id) { seen.insert(t) }; return seen.count >= 3 }, "the timer ticks on: \(seen)\n\(d.stderr)")
+        let validate = run("/usr/bin/timeout", ["-s", "KILL", "20", TestPaths.widgethost, "validate", "--config", fifo])
+        #expect(validate.status == 1 && validate.stdout.contains("is a FIFO, not a regular file"), "\(validate)")
+        let second = run("/usr/bin/timeout", ["-s", "KILL", "20", TestPaths.widgethost, "run", "--config", fifo])
+        #expect(second.status == 2 && second.stderr.contains("is a FIFO, not a regular file"), "\(second)")
+    }
+
+    /// `paths.socket` naming the user's regular file: the host runs without a control socket,
+    /// says why, and the file survives the start and the stop.
+    @Test func aRegularFileAtTheSocketPathIsLeftAlone() throws {
+        let d = try RunningDaemon(config: config(paths: #""plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "notes.txt""#)) { dir in
+            FileManagerFree.write(dir + "/notes.txt", "precious")
+        }
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        #expect(d.stderr.contains("no control socket: \(d.dir.path)/notes.txt is a regular file, not a socket"), "stderr:\n\(d.stderr)")
+        #expect(FileManagerFree.read(d.dir.path + "/notes.txt") == "precious")
+        d.signal(SIGTERM)
+        #expect(d.waitForExit() == 0)
+        #expect(FileManagerFree.read(d.dir.path + "/notes.txt") == "precious")
+    }
+
+    /// `state` or `out` on a shared folder (mode 1777, as /tmp): refused at start, and at a live
+    /// reload (the old config stays); the folder keeps its mode and sticky bit.
+    @Test func aSharedFolderAsStateOrOutIsRefusedNeverChmodded() throws {
+        let shared = TempDir(); defer { shared.remove() }
+        chmod(shared.path, 0o1777)
+        for key in ["state", "out"] {
+            let paths = #""plugins": "Plugins", "containers": "containers", "socket": "run/control.sock", "#
+                + (key == "state" ? #""out": "out", "state": "\#(shared.path)""# : #""out": "\#(shared.path)", "state": "state""#)
+            let d = try RunningDaemon(config: config(paths: paths))
+            #expect(d.waitForExit(timeout: 30) == 2, "stderr:\n\(d.stderr)")
+            #expect(d.stderr.contains("paths.\(key): \(shared.path) is a shared folder (mode 1777): refused"), "stderr:\n\(d.stderr)")
+            #expect(mode(shared.path) == 0o1777)
+        }
+        let d = try RunningDaemon(config: config())
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        FileManagerFree.write(d.dir.path + "/config.json", config(paths: #""plugins": "Plugins", "out": "\#(shared.path)", "containers": "containers", "state": "state", "socket": "state/control.sock""#))
+        d.signal(SIGHUP)
+        #expect(eventually { d.stderr.contains("the previous one stays in force") && d.stderr.contains("is a shared folder (mode 1777)") }, "stderr:\n\(d.stderr)")
+        #expect(mode(shared.path) == 0o1777)
+        #expect(FileIO.list(shared.path) == [], "nothing written to the shared folder")
+    }
+
     /// A daemon whose `config.json` names files in its own folder: `@DIR@` in `config` becomes
     /// the folder (written again after the harness wrote it).
     func daemon(_ config: String, prepare: @escaping (String) throws -> Void = { _ in }) throws -> RunningDaemon {

@@ -49,4 +49,39 @@ import Glibc
         #expect(parse(#"{"defaults": {"openSchemes": ["-x"]}}"#).errors.first?.hasPrefix("defaults.openSchemes[0]: \"-x\" is not a URL scheme") == true)
         #expect(parse(#"{"defaults": {"openSchemes": "https"}}"#).errors.first?.hasPrefix("defaults.openSchemes: expected an array") == true)
     }
+
+    // MARK: config files that are not regular files
+
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let dir = tempFolder(); defer { _ = system("rm -rf '\(dir)'") }
+        try #require(mkfifo(dir + "/config.json", 0o600) == 0)
+        #expect(throws: FileIO.Failure.self) { _ = try FileIO.readRegularFile(dir + "/config.json") }
+        do { _ = try FileIO.readRegularFile(dir + "/config.json") } catch { #expect(error.description == "is a FIFO, not a regular file") }
+        do { _ = try FileIO.readRegularFile(dir) } catch { #expect(error.description == "is a folder, not a regular file") }
+        do { _ = try FileIO.readRegularFile(dir + "/none") } catch { #expect(error.description == "cannot read the file: No such file or directory") }
+        FileIO.remove(dir + "/config.json")
+        try FileIO.writeAtomically(Data("{}".utf8), to: dir + "/config.json")
+        #expect(try FileIO.readRegularFile(dir + "/config.json") == Data("{}".utf8))
+    }
+
+    // MARK: shared folders
+
+    /// A 1777 folder (as /tmp) named as `state` or `out` is refused, never chmodded: the sticky
+    /// bit stays.
+    @Test func aSharedFolderIsRefusedAndKeepsItsMode() throws {
+        let shared = tempFolder(); defer { _ = system("rm -rf '\(shared)'") }
+        try #require(chmod(shared, 0o1777) == 0)
+        #expect(HostFolders.problem(shared)?.hasPrefix("\(shared) is a shared folder (mode 1777): refused") == true)
+        var paths = HostConfig.Paths(plugins: "/p", out: shared + "/out", containers: "/c", state: shared)
+        #expect(HostFolders.problem(paths)?.key == "paths.state")
+        paths.state = shared + "/state"
+        #expect(HostFolders.problem(paths) == nil, "folders that do not exist yet are the host's to create")
+        paths.out = shared
+        #expect(HostFolders.problem(paths)?.key == "paths.out")
+        StatePermissions.apply(state: shared, out: shared, logger: logger)
+        #expect(mode(shared) == 0o1777, "never chmodded")
+        StatePermissions.apply(state: shared + "/state", out: shared, logger: logger)
+        #expect(mode(shared + "/state") == 0o700, "created private")
+        #expect(mode(shared) == 0o1777)
+    }
 }

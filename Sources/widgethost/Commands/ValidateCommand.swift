@@ -58,8 +58,9 @@ struct ValidateCommand: ParsableCommand {
             print("config: none found (\(HostPaths.defaultConfigFile(source.environment))): built-in defaults")
             return defaults
         }
-        guard let data = FileIO.read(path) else {
-            print("config \(path): cannot read the file: \(String(cString: strerror(errno)))")
+        let data: Data
+        do { data = try FileIO.readRegularFile(path) } catch {
+            print("config \(path): \(error.description)")
             failed = true
             return defaults
         }
