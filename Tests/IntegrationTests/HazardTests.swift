@@ -115,4 +115,21 @@ import Glibc
         #expect(eventually { FileManagerFree.read(d.dir.path + "/argv") == "[myapp://habit/x]\n" }, "stderr:\n\(d.stderr)")
         #expect(FileManagerFree.read(d.dir.path + "/argv") == "[myapp://habit/x]\n", "only the allowed URL reached the opener")
     }
+
+    /// The widget limit: a config listing more widgets is refused naming the limit; a host at
+    /// the limit answers `status` with every widget.
+    @Test func moreWidgetsThanTheLimitAreRefusedAndStatusWorksAtTheLimit() throws {
+        func widgets(_ n: Int) -> String {
+            "[" + (0..<n).map { #"{"kind": "probe", "family": "accessoryInline", "id": "p\#($0)", "outputs": ["json"]}"# }.joined(separator: ",") + "]"
+        }
+        let over = try RunningDaemon(config: config(widgets: widgets(HostConfig.widgetLimit + 1)))
+        #expect(over.waitForExit(timeout: 30) == 2, "stderr:\n\(over.stderr)")
+        #expect(over.stderr.contains("widgets: \(HostConfig.widgetLimit + 1) widgets: at most \(HostConfig.widgetLimit) per config"), "stderr:\n\(over.stderr)")
+        let d = try RunningDaemon(config: config(widgets: widgets(HostConfig.widgetLimit)))
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually(timeout: 120) { d.text("p\(HostConfig.widgetLimit - 1)") == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        let r = cli(d, ["status", "--json"])
+        let status = try ControlCodec.decode(HostStatus.self, line: Array(r.stdout.utf8))
+        #expect(status.widgets.count == HostConfig.widgetLimit)
+    }
 }

@@ -50,6 +50,58 @@ import Glibc
         #expect(parse(#"{"defaults": {"openSchemes": "https"}}"#).errors.first?.hasPrefix("defaults.openSchemes: expected an array") == true)
     }
 
+    // MARK: the widget limit and status at any size
+
+    @Test func aConfigWithMoreWidgetsThanTheLimitIsRefusedNamingIt() {
+        func widgets(_ n: Int) -> String {
+            #"{"widgets": ["# + (0..<n).map { #"{"kind": "k", "id": "w\#($0)"}"# }.joined(separator: ",") + "]}"
+        }
+        let at = parse(widgets(HostConfig.widgetLimit))
+        #expect(at.errors.isEmpty && at.config.widgets?.count == HostConfig.widgetLimit)
+        let over = parse(widgets(HostConfig.widgetLimit + 1)).errors
+        #expect(over == ["widgets: \(HostConfig.widgetLimit + 1) widgets: at most \(HostConfig.widgetLimit) per config (docs/limits.md)"])
+    }
+
+    @Test func aLineArrivingInManyChunksIsFoundOnceWhole() throws {
+        var splitter = LineSplitter(maxLine: 1 << 20)
+        let line = [UInt8](repeating: 0x61, count: 300_000)
+        var lines: [[UInt8]] = []
+        for start in stride(from: 0, to: line.count, by: 4096) { lines += try splitter.feed(line[start..<min(start + 4096, line.count)]) }
+        #expect(lines.isEmpty)
+        lines += try splitter.feed([0x0a, 0x62, 0x0a, 0x63])
+        #expect(lines == [line, [0x62]])
+        #expect(try splitter.feed([0x0a]) == [[0x63]])
+    }
+
+    /// A `status` answer far over the 1 MiB a request may have (10 000 widgets, about 5 MB)
+    /// reaches the client whole: it once failed with `Overflow`.
+    @Test func aStatusOfTenThousandWidgetsReachesTheClient() throws {
+        let dir = tempFolder(); defer { _ = system("rm -rf '\(dir)'") }
+        let path = dir + "/control.sock"
+        let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { buf in for (i, b) in path.utf8.enumerated() { buf[i] = b } }
+        let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        try #require(bound == 0 && listen(server, 1) == 0)
+        let widget = HostStatus.Widget(id: "w", kind: "Clock", family: "systemSmall", bundle: "SystemWidgets.so", parameters: [:],
+                                       text: "12:00:00 Thursday 19 November", relevance: nil, entryDate: nil, entries: 60,
+                                       nextReload: nil, nextReloadReason: nil, lastReload: nil, lastReloadReason: "timeline policy .atEnd",
+                                       lastReloadSeconds: 0.001, reloading: false, timelineRequests: 1, consecutiveFailures: 0,
+                                       lastError: nil, url: nil, controls: [])
+        let widgets = (0..<10_000).map { i -> HostStatus.Widget in var w = widget; w.id = "clock-\(i)"; return w }
+        let answer = ControlCodec.encode(ControlResponse(ok: true, status: HostStatus(bundles: [], rejected: [], widgets: widgets)))
+        #expect(answer.count > 2 << 20, "over the requests' 1 MiB bound: \(answer.count) bytes")
+        var serving = pthread_t()
+        try #require(pthread_create(&serving, nil, { raw in
+            Unmanaged<AnswerOnce>.fromOpaque(raw!).takeRetainedValue().serve()
+            return nil
+        }, Unmanaged.passRetained(AnswerOnce(server: server, answer: answer)).toOpaque()) == 0)
+        let response = try ControlSocketClient.send(ControlRequest(op: .status), to: path, timeout: 30)
+        pthread_join(serving, nil)
+        #expect(response.status?.widgets.count == 10_000)
+    }
+
     // MARK: config files that are not regular files
 
     @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
@@ -83,5 +135,26 @@ import Glibc
         StatePermissions.apply(state: shared + "/state", out: shared, logger: logger)
         #expect(mode(shared + "/state") == 0o700, "created private")
         #expect(mode(shared) == 0o1777)
+    }
+}
+
+/// A control socket server that answers one connection with fixed bytes, on its own thread.
+private final class AnswerOnce: @unchecked Sendable {
+    let server: Int32
+    let answer: [UInt8]
+    init(server: Int32, answer: [UInt8]) { self.server = server; self.answer = answer }
+
+    func serve() {
+        let client = accept(server, nil, nil)
+        var request = [UInt8](repeating: 0, count: 4096)
+        _ = read(client, &request, request.count)
+        var off = 0
+        while off < answer.count {  // MSG_NOSIGNAL: a client that gave up must not SIGPIPE the tests
+            let n = answer.withUnsafeBytes { send(client, $0.baseAddress! + off, answer.count - off, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            off += n
+        }
+        close(client); close(server)
     }
 }

@@ -128,6 +128,9 @@ public enum ConfigParser {
         if let w = top["widgets"], w != .null, let items = problems.attempt({ () throws(ConfigError) in try array(w, at: "widgets") }) {
             var list: [HostConfig.Widget] = []
             var seen: Set<String> = []
+            if items.count > HostConfig.widgetLimit {
+                problems.add(ConfigError(path: "widgets", reason: "\(items.count) widgets: at most \(HostConfig.widgetLimit) per config (docs/limits.md)"))
+            }
             for (i, item) in items.enumerated() {
                 problems.attempt { () throws(ConfigError) in
                     list.append(try widget(item, at: "widgets[\(i)]", defaults: defaults, seen: &seen, problems: problems))

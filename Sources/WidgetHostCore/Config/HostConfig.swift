@@ -90,6 +90,12 @@ public struct HostConfig: Equatable, Sendable {
         public init() {}
     }
 
+    /// The most widget instances one host runs: a `widgets` list longer than this is refused,
+    /// and without one the instances past it are not started (docs/limits.md). Every widget's
+    /// timeline requests go through its bundle's one worker, one at a time: 10 000 made that
+    /// worker miss every deadline (issue 23).
+    public static let widgetLimit = 1_000
+
     public var paths: Paths
     /// nil: every kind of every bundle in each family it supports.
     public var widgets: [Widget]?
