@@ -132,4 +132,23 @@ import Glibc
         let status = try ControlCodec.decode(HostStatus.self, line: Array(r.stdout.utf8))
         #expect(status.widgets.count == HostConfig.widgetLimit)
     }
+
+    /// A picture whose write failed (its file name taken by a folder: what ENOSPC or an
+    /// unwritable `out/` does to the render process, as root too) is drawn again once the write
+    /// can land, with no new entry; the text beside it was written all along.
+    @Test func aPictureWhoseWriteFailedIsWrittenOnceItCanBe() throws {
+        let d = try RunningDaemon(config: config(widgets: #"[{"kind": "probe", "family": "systemSmall", "outputs": ["files", "png"]}]"#)) { dir in
+            mkdir(dir + "/out", 0o755)
+            mkdir(dir + "/out/\(id).png", 0o755)
+            FileManagerFree.write(dir + "/out/\(id).png/blocker", "x")
+        }
+        d.install(try buildProbe(in: d.dir.path, name: "probe", defines: ["PROBE_STEP=600"]), as: "probe.so")
+        #expect(eventually { d.text(id) == "v1 none #0" }, "stderr:\n\(d.stderr)")
+        #expect(eventually { d.stderr.contains("picture of \(id) could not be drawn") }, "stderr:\n\(d.stderr)")
+        _ = run("/bin/rm", ["-rf", d.dir.path + "/out/\(id).png"])
+        let png: [UInt8] = [0x89, 0x50, 0x4e, 0x47]
+        #expect(eventually(timeout: 30) { FileManagerFree.bytes(d.dir.path + "/out/\(id).png")?.prefix(4).elementsEqual(png) == true },
+                "stderr:\n\(d.stderr)")
+        #expect(d.stderr.contains("picture of \(id) drawn again"))
+    }
 }

@@ -136,6 +136,47 @@ import Glibc
         #expect(mode(shared + "/state") == 0o700, "created private")
         #expect(mode(shared) == 0o1777)
     }
+
+    // MARK: a picture whose write failed
+
+    /// Drawn but not written (the render process said `writeFailed`): drawn again after 1 s, then
+    /// 2 s, with no new entry, until it lands; a picture that could not be drawn is not.
+    @Test func aPictureWhoseWriteFailedIsDrawnAgainWithBackoffUntilItLands() throws {
+        let loop = VirtualLoop(), launcher = FakeRenderLauncher()
+        var c = try ConfigParser.parse(Data(), baseDirectory: "/tmp", environment: ["HOME": "/tmp"])
+        c.paths.out = "/tmp/out"
+        let p = PictureOutputs(config: c, loop: loop, launcher: launcher, logger: logger)
+        var view = ViewNode(kind: .text); view.text = "12:00"
+        p.show(InstanceSpec(id: "w", bundleName: "b.so", kind: "k", family: .systemSmall, outputs: [.png]), view: view, now: loop.now, live: false)
+        let writeFailed = PictureRenderReply(ok: false, error: "cannot write /tmp/out/.w.png.1.tmp: No space left on device", writeFailed: true)
+        /// Answers the request waiting with `reply`.
+        func answer(_ reply: PictureRenderReply) throws {
+            try #require(launcher.current.replies.count == 1, "one request waits")
+            launcher.current.replies.removeFirst()(.success(reply))
+        }
+        try answer(writeFailed)
+        #expect(launcher.current.requests.count == 1)
+        loop.advance(by: 0.9)
+        #expect(launcher.current.requests.count == 1)
+        loop.advance(by: 0.2)
+        #expect(launcher.current.requests.count == 2, "drawn again after 1 s")
+        try answer(writeFailed)
+        loop.advance(by: 1.5)
+        #expect(launcher.current.requests.count == 2)
+        loop.advance(by: 0.6)
+        #expect(launcher.current.requests.count == 3, "then after 2 s")
+        try #require(launcher.current.replies.count == 1)
+        launcher.current.answer()
+        loop.advance(by: 120)
+        #expect(launcher.current.requests.count == 3, "landed: nothing more")
+        #expect(launcher.current.requests.last?.view == view)
+        // A tree that cannot be drawn is not drawn again until it changes.
+        view.text = "12:01"
+        p.show(InstanceSpec(id: "w", bundleName: "b.so", kind: "k", family: .systemSmall, outputs: [.png]), view: view, now: loop.now, live: false)
+        try answer(PictureRenderReply(ok: false, error: "bad tree"))
+        loop.advance(by: 120)
+        #expect(launcher.current.requests.count == 4)
+    }
 }
 
 /// A control socket server that answers one connection with fixed bytes, on its own thread.

@@ -16,6 +16,8 @@ import OpenWidgetKit
 ///   that one picture, and the next one starts a new process (at once after one failure, then
 ///   with a backoff doubling from 0.5 s to 30 s). A tree that failed twice in a row is not drawn
 ///   again until the widget's entry changes.
+/// - A picture drawn but not written (disk full, `out/` unwritable) is drawn again with a
+///   backoff from 1 s doubling to 60 s until it lands (`PictureWriteRetry`), as the text is.
 /// - An entry with no live date is drawn once: showing it again (a stale mark, the same timeline
 ///   again) sends nothing. With a live date (`.timer`, `.relative`, `ProgressView(timerInterval:)`)
 ///   each tick the scheduler makes is drawn; the render process writes a file only when its
@@ -58,6 +60,8 @@ public final class PictureOutputs {
     private var failuresInARow = 0
     private var restartTimer: (any HostTimer)?
     private var closed = false
+    /// Pictures drawn but not written, drawn again with backoff until they land.
+    private lazy var writeRetry = PictureWriteRetry(loop: loop) { [weak self] ids in self?.redraw(ids) }
 
     /// Called when a picture file of `id` was replaced (its bytes changed), with its settings.
     public var onChanged: (_ id: String, _ settings: PictureSettings) -> Void = { _, _ in }
@@ -93,6 +97,7 @@ public final class PictureOutputs {
     /// `id` is gone: its waiting picture is dropped and its files removed.
     public func remove(_ id: String) {
         shown[id] = nil; drawn[id] = nil; encodedViews[id] = nil; failedTree[id] = nil; skippedTree[id] = nil
+        writeRetry.landed(id)
         if waiting.removeValue(forKey: id) != nil { queue.removeAll { $0 == id } }
         // Nothing known (files a previous run wrote): the names the current config gives them.
         let base = config.paths.out + "/" + id
@@ -116,6 +121,7 @@ public final class PictureOutputs {
     public func close() {
         closed = true
         restartTimer?.close(); restartTimer = nil
+        writeRetry.close()
         inFlight = nil  // stopping fails it: not a render failure, nothing to log or restart
         connection?.stop(); connection = nil
         queue = []; waiting = [:]
@@ -194,6 +200,7 @@ public final class PictureOutputs {
             failuresInARow = 0
             if reply.ok {
                 failedTree[id] = nil  // "failed twice in a row": a success in between starts over
+                writeRetry.landed(id)
                 if failingIDs.remove(id) != nil { logger.info("picture of \(id) drawn again") }
                 if !current {
                     deleteFiles(of: id, keeping: [], also: [k.request.png, k.request.svg, k.request.regions].compactMap { $0 })
@@ -208,7 +215,10 @@ public final class PictureOutputs {
             } else {
                 failureCount += 1
                 lastFailure = "\(id): \(reply.error ?? "no reason given")"
-                if !live { drawn[id] = k }  // the same tree would fail the same way
+                if reply.writeFailed == true {
+                    drawn[id] = nil  // drawn but not written: the same picture is written again later
+                    writeRetry.failed(id)
+                } else if !live { drawn[id] = k }  // the same tree would fail the same way
                 logger.log(level: failingIDs.insert(id).inserted ? .warning : .debug,
                            "picture of \(id) could not be drawn: \(reply.error ?? "no reason given")")
             }
@@ -234,6 +244,15 @@ public final class PictureOutputs {
         guard inFlight == nil else { return }
         logger.warning("render process ended: \(failure.description); the next picture starts a new one")
         connection = nil
+    }
+
+    /// The widgets whose pictures were drawn but not written: their current job, drawn again.
+    private func redraw(_ ids: [String]) {
+        for id in ids {
+            guard var job = shown[id] else { writeRetry.landed(id); continue }
+            job.now = loop.now
+            enqueue(job)
+        }
     }
 
     static func backoff(_ failures: Int) -> Double { failures <= 1 ? 0 : min(30, 0.5 * Double(1 << min(failures - 2, 10))) }
