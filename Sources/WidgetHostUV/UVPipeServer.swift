@@ -1,4 +1,5 @@
 import CLibUV
+import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,8 +7,8 @@ import Glibc
 /// A Unix-domain socket server on a libuv pipe (the control socket, DESIGN §9). The socket is
 /// created with mode 0600 (umask 077 around `bind`, then `chmod`) in a directory created 0700.
 /// A leftover socket file nobody answers on is replaced; one a live host answers on is not, nor
-/// anything that is not a socket (a regular file at that name is left as it is), nor a path too
-/// long for `sun_path`.
+/// anything at `path` that is not a socket (a regular file at that name is left as it is, and
+/// refused with an error naming what is there), nor a path too long for `sun_path`.
 /// `onConnection` gets each accepted client as a `UVPipe` (not yet reading). `close()` also
 /// removes the socket file. Loop thread only.
 public final class UVPipeServer: UVHandle {
@@ -37,9 +38,7 @@ public final class UVPipeServer: UVHandle {
         var st = stat()
         if lstat(path, &st) == 0 {
             // Only a socket is ever replaced: a file of the user's at that name is never deleted.
-            guard (st.st_mode & S_IFMT) == S_IFSOCK else {
-                close(); throw BindError(description: "\(path) exists and is not a socket: left as it is (set paths.socket to another path)")
-            }
+            if let what = Self.notASocket(path) { close(); throw BindError(description: "\(path) is \(what), not a socket: left alone (point paths.socket elsewhere)") }
             if Self.isLive(path) { close(); throw BindError(description: "\(path) is in use by another widgethost") }
             unlink(path)
         }
@@ -54,6 +53,15 @@ public final class UVPipeServer: UVHandle {
             if uv_accept(server, client.stream) == 0 { me.onConnection(client) } else { client.close() }
         }
         guard lrc == 0 else { close(); unlink(path); throw BindError(description: "cannot listen on \(path): \(UVError.describe(lrc))") }
+    }
+
+    /// What is at `path` when it is not a socket (a regular file, a folder…), nil for a socket.
+    /// Only a leftover socket is ever removed: `paths.socket` naming the user's file must not
+    /// delete it (issue 23).
+    static func notASocket(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0, st.st_mode & S_IFMT != S_IFSOCK else { return nil }
+        return FileIO.kindName(st.st_mode & S_IFMT)
     }
 
     /// Whether a process accepts connections on the socket at `path`.
@@ -82,7 +90,7 @@ public final class UVPipeServer: UVHandle {
 
     /// Stops listening and removes the socket file.
     public func closeAndRemove() {
-        if !isClosing { unlink(path) }
+        if !isClosing, Self.notASocket(path) == nil { unlink(path) }
         close()
     }
 

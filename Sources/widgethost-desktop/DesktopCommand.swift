@@ -42,7 +42,7 @@ enum DesktopCommand {
         let config: HostConfig
         do {
             if let path {
-                guard let data = FileIO.read(path) else { return fail("cannot read \(path): \(String(cString: strerror(errno)))") }
+                let data = try FileIO.readRegularFile(path)
                 config = try ConfigParser.parse(data, baseDirectory: path.deletingLastPathComponent, environment: environment)
             } else {
                 config = try ConfigParser.parse(Data(), baseDirectory: "/", environment: environment)

@@ -50,6 +50,7 @@ enum RenderServer {
         var written: [String] = []
         var width = 0, height = 0
         var unmapped: Set<String> = []
+        var writing = false  // drawn: what fails from here is a write
         do {
             // One layout for the PNG, the SVG and the regions.
             let placed = renderer.layout(view, family: request.family, now: options.now)
@@ -64,13 +65,14 @@ enum RenderServer {
             if let max = request.maxBytes, let (path, big) = pictures.first(where: { $0.1.bytes.count > max }) {
                 throw SizeBudget(description: "the \(path.hasSuffix(".svg") ? "SVG" : "PNG") would be \(big.bytes.count) bytes, over the widget's size budget of \(max) (picture.maxFileKB)")
             }
+            writing = true
             if let path = request.regions {
                 let regions = PictureRegionsBuilder.regions(root: view, placed: placed, family: request.family, scale: options.scale)
                 if try writeIfChanged([UInt8](regions.encoded()), to: path) { written.append(path) }
             }
             for (path, p) in pictures where try writeIfChanged(p.bytes, to: path) { written.append(path) }
         } catch {
-            return PictureRenderReply(ok: false, error: "\(error)", written: written)
+            return PictureRenderReply(ok: false, error: "\(error)", written: written, writeFailed: writing ? true : nil)
         }
         return PictureRenderReply(ok: true, written: written, width: width, height: height,
                                   unmappedSymbols: unmapped.isEmpty ? nil : unmapped.sorted(),

@@ -283,7 +283,7 @@ import Glibc
         s.writeConfig("""
             {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]},
                          {"kind": "MyAppWidget", "family": "systemSmall", "outputs": ["files", "png"]}],
-             "defaults": {"picture": {"scale": 2}, "opener": "\(opener)"},
+             "defaults": {"picture": {"scale": 2}, "opener": "\(opener)", "openSchemes": ["myapp"]},
              "desktop": {"widgets": ["\(Self.habit)", "\(myApp)"], "scale": 2}}
             """)
         s.picturePath = { [out = s.out] in out + "/\($0).png" }

@@ -151,7 +151,7 @@ import Glibc
         FileManagerFree.write(dir.path + "/config.json", """
         {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "state/control.sock"},
          "widgets": [{"kind": "MyAppWidget", "family": "systemSmall", "id": "habit"}],
-         "defaults": {"opener": "\(opener)"}}
+         "defaults": {"opener": "\(opener)", "openSchemes": ["myapp"]}}
         """)
         let h = try host(dir)
         #expect(eventually { text(dir, "habit") != nil }, "stderr:\n\(h.stderr)")

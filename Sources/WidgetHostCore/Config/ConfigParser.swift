@@ -91,7 +91,7 @@ public enum ConfigParser {
         if let d = top["defaults"], let dobj = problems.attempt({ () throws(ConfigError) in
             try object(d, at: "defaults", keys: ["outputs", "families", "containerCoalesceMs", "pluginSettleMs",
                                                  "minReloadSeconds", "requestTimeoutSeconds", "retryMaxSeconds", "timelineSaveDelaySeconds",
-                                                 "opener", "limits", "picture"], problems: problems)
+                                                 "opener", "openSchemes", "limits", "picture"], problems: problems)
         }) {
             func set(_ key: String, _ body: (JSONValue) throws(ConfigError) -> Void) {
                 guard let v = dobj[key] else { return }
@@ -114,6 +114,7 @@ public enum ConfigParser {
                 defaults.timelineSaveDelaySeconds = try number(v, at: "defaults.timelineSaveDelaySeconds", min: 0, max: 3_600)
             }
             set("opener") { v throws(ConfigError) in defaults.opener = try opener(v, at: "defaults.opener") }
+            set("openSchemes") { v throws(ConfigError) in defaults.openSchemes = try openSchemes(v, at: "defaults.openSchemes") }
             set("retryMaxSeconds") { v throws(ConfigError) in defaults.retryMaxSeconds = try number(v, at: "defaults.retryMaxSeconds", min: 1, max: 86_400) }
             set("picture") { v throws(ConfigError) in
                 defaults.picture = try PictureSettings.parse(v, at: "defaults.picture", base: defaults.picture, problems: problems)
@@ -127,6 +128,9 @@ public enum ConfigParser {
         if let w = top["widgets"], w != .null, let items = problems.attempt({ () throws(ConfigError) in try array(w, at: "widgets") }) {
             var list: [HostConfig.Widget] = []
             var seen: Set<String> = []
+            if items.count > HostConfig.widgetLimit {
+                problems.add(ConfigError(path: "widgets", reason: "\(items.count) widgets: at most \(HostConfig.widgetLimit) per config (docs/limits.md)"))
+            }
             for (i, item) in items.enumerated() {
                 problems.attempt { () throws(ConfigError) in
                     list.append(try widget(item, at: "widgets[\(i)]", defaults: defaults, seen: &seen, problems: problems))

@@ -82,10 +82,19 @@ public struct HostConfig: Equatable, Sendable {
         public var timelineSaveDelaySeconds: Double = 30
         /// The program (and leading arguments) a click opens a widget's URL with.
         public var opener: [String] = ["xdg-open"]
+        /// The URL schemes (lowercase) a click may hand to `opener` (`defaults.openSchemes`);
+        /// a widget's URL with another scheme is refused, never opened.
+        public var openSchemes: [String] = ["https", "http", "mailto"]
         /// Limits every bundle is held to (`defaults.limits`; docs/limits.md).
         public var limits = Limits()
         public init() {}
     }
+
+    /// The most widget instances one host runs: a `widgets` list longer than this is refused,
+    /// and without one the instances past it are not started (docs/limits.md). Every widget's
+    /// timeline requests go through its bundle's one worker, one at a time: 10 000 made that
+    /// worker miss every deadline (issue 23).
+    public static let widgetLimit = 1_000
 
     public var paths: Paths
     /// nil: every kind of every bundle in each family it supports.

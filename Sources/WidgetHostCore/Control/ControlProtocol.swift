@@ -60,6 +60,9 @@ public enum ControlCodec {
 /// Value type; one per connection.
 public struct LineSplitter: Sendable {
     private var buffer: [UInt8] = []
+    /// Bytes of `buffer` already searched for a newline (a long line arriving in many chunks is
+    /// searched once, not once per chunk).
+    private var searched = 0
     public let maxLine: Int
     public init(maxLine: Int = 1 << 20) { self.maxLine = maxLine }
 
@@ -70,12 +73,13 @@ public struct LineSplitter: Sendable {
         buffer.append(contentsOf: chunk)
         var lines: [[UInt8]] = []
         var start = 0
-        while let nl = buffer[start...].firstIndex(of: 0x0a) {
+        while let nl = buffer[max(start, searched)...].firstIndex(of: 0x0a) {
             lines.append(Array(buffer[start..<nl]))
             start = nl + 1
         }
         buffer.removeFirst(start)
-        if buffer.count > maxLine { buffer = []; throw Overflow() }
+        searched = buffer.count
+        if buffer.count > maxLine { buffer = []; searched = 0; throw Overflow() }
         return lines
     }
 }

@@ -12,6 +12,11 @@ public enum ControlSocketClient {
         public init(description: String) { self.description = description }
     }
 
+    /// The longest answer read: `status` grows with the widgets (about 0.5 KB each, more with
+    /// long texts and many controls); 1 MiB, the requests' bound, failed it at 10 000 widgets
+    /// with `Overflow` (issue 23). The host runs at most `HostConfig.widgetLimit` widgets.
+    public static let maxResponseBytes = 256 << 20
+
     public static func send(_ request: ControlRequest, to path: String, timeout: Int = 30) throws(Failure) -> ControlResponse {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -33,7 +38,7 @@ public enum ControlSocketClient {
         guard FileIO.writeAll(fd, Data(ControlCodec.encode(request))) else {
             throw Failure(description: "write: \(String(cString: strerror(errno)))")
         }
-        var splitter = LineSplitter()
+        var splitter = LineSplitter(maxLine: maxResponseBytes)
         var buf = [UInt8](repeating: 0, count: 65_536)
         while true {
             let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }

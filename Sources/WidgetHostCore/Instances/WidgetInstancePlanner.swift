@@ -87,6 +87,10 @@ public enum WidgetInstancePlanner {
                 }
             }
         }
+        if out.count > HostConfig.widgetLimit {
+            unresolved.append("\(out.count - HostConfig.widgetLimit) widget instances past the limit of \(HostConfig.widgetLimit) per host not started (list the ones to run in widgets)")
+            out.removeLast(out.count - HostConfig.widgetLimit)
+        }
         return Plan(instances: out, unresolved: unresolved)
     }
 }

@@ -13,7 +13,8 @@ extension WidgetHost {
     /// A click on widget `id` (i3bar click event, `widgethost click`): runs the addressed
     /// control's intent in the bundle's worker (`perform`), then reloads the widget once at once
     /// (reason "interaction: …"), and the kinds the intent asked `WidgetCenter` to reload; or,
-    /// with no control to run, opens the entry's URL with `openURL`. `reply` gets what was done.
+    /// with no control to run, opens the entry's URL with `openURL` when its scheme is one of
+    /// `defaults.openSchemes` (`OpenableURL`). `reply` gets what was done.
     public func click(id: String, button: Int? = nil, target: String? = nil, reply: @escaping (ControlResponse) -> Void) {
         guard let inst = scheduler.instances[id] else {
             let known = scheduler.instances.keys.sorted().joined(separator: ", ")
@@ -24,6 +25,9 @@ extension WidgetHost {
         case .nothing(let why):
             reply(.failure("\(id): \(why)"))
         case .open(let url):
+            if let why = OpenableURL.refusal(url, allowed: config.defaults.openSchemes) {
+                reply(.failure("\(id): its URL was not opened: \(why)")); return
+            }
             openURL(url)
             reply(ControlResponse(ok: true, message: "opened \(url)"))
         case .perform(let action):

@@ -51,14 +51,15 @@ public final class PluginSecurity {
 
 /// Directory permissions the host enforces at start.
 public enum StatePermissions {
-    /// `state/` 0700 (private: ledger, timelines, bundle copies); `out/` not writable by others.
+    /// `state/` is created 0700 (private: ledger, timelines, bundle copies). A folder the host
+    /// did not create is never chmodded (`HostFolders`): a `state` readable by others, or an
+    /// `out/` writable by others, is reported, not changed.
     public static func apply(state: String, out: String, logger: Logger) {
         do { try FileIO.makeDirectories(state, mode: 0o700) } catch { logger.error("\(error)") }
-        if chmod(state, 0o700) != 0 { logger.error("cannot make \(state) private (chmod 0700)") }
         var st = stat()
-        if stat(out, &st) == 0, st.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-            if chmod(out, (st.st_mode & 0o777) & ~(S_IWGRP | S_IWOTH)) != 0 { logger.error("cannot remove group/other write from \(out)") }
-            else { logger.warning("\(out) was writable by other users: removed group/other write") }
+        if stat(state, &st) == 0, st.st_mode & 0o077 != 0 {
+            logger.warning("\(state) is open to other users (mode \(String(st.st_mode & 0o7777, radix: 8))): left as it is (the host changes no folder it did not create); chmod 700 it to keep the host's state private")
         }
+        if let problem = HostFolders.problem(out) { logger.error("paths.out: \(problem)") }
     }
 }

@@ -23,6 +23,11 @@ public enum FileIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return read(fd: fd, limit: limit)
+    }
+
+    /// Reads `fd` from its offset to its end (at most `limit` bytes); the caller closes it.
+    static func read(fd: Int32, limit: Int) -> Data {
         var out = Data()
         var chunk = 4096
         while out.count < limit {

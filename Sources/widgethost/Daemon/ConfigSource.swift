@@ -9,12 +9,14 @@ import Glibc
 /// `$XDG_CONFIG_HOME/widgethost/config.json` if it exists, else built-in defaults (XDG paths, every
 /// widget of every bundle). Relative paths inside resolve against the file's directory.
 ///
-/// The file must be a regular, non-empty file (an editor's save can leave it empty or replace it
-/// for a moment; "all defaults" then would remove every widget). For the daemon, and for
-/// `validate`, which judges a config as the daemon does (`forDaemon`), a `paths.plugins` other
-/// than the default must name an existing folder: a typo there would otherwise unload every
-/// bundle, and the host does not create a folder it was pointed at (the default one it creates
-/// on first run).
+/// The file must be a regular, non-empty file, read without blocking (a FIFO is refused, not
+/// waited on: it froze the daemon's loop, issue 23; an editor's save can leave it empty or
+/// replace it for a moment; "all defaults" then would remove every widget). For the daemon, and
+/// for `validate`, which judges a config as the daemon does (`forDaemon`), a `paths.plugins`
+/// other than the default must name an existing folder: a typo there would otherwise unload
+/// every bundle, and the host does not create a folder it was pointed at (the default one it
+/// creates on first run); `paths.state` and `paths.out` must not be shared or another user's
+/// folders (`HostFolders`).
 struct ConfigSource {
     /// Absolute path of the file, or nil for built-in defaults.
     let path: String?
@@ -56,7 +58,8 @@ struct ConfigSource {
             ConfigCheck(file: path, config: defaults, errors: [ConfigError(path: "", reason: reason)])
         }
         if FileIO.isDirectory(path) { return refused("is a folder, not a config file") }
-        guard let data = FileIO.read(path) else { return refused("cannot read the file: \(String(cString: strerror(errno)))") }
+        let data: Data
+        do { data = try FileIO.readRegularFile(path) } catch { return refused(error.description) }
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0a || $0 == 0x0d || $0 == 0x09 }) {
             return refused("the file is empty (write {} for every default)")
         }
@@ -66,6 +69,9 @@ struct ConfigSource {
         if forDaemon, pluginsParsed, plugins != HostPaths.defaults(environment).plugins, !FileIO.isDirectory(plugins) {
             let reason = FileIO.exists(plugins) ? "\(plugins) is not a folder" : "the folder \(plugins) does not exist (create it, or correct the path)"
             checked.errors.append(ConfigError(path: "paths.plugins", reason: reason))
+        }
+        if forDaemon, let shared = HostFolders.problem(checked.config.paths) {
+            checked.errors.append(ConfigError(path: shared.key, reason: shared.reason))
         }
         return ConfigCheck(file: path, config: checked.config, errors: checked.errors)
     }

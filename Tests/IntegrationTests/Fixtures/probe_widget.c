@@ -10,6 +10,8 @@
  *   -DPROBE_STEP=5      seconds between entries (default 1)
  *   -DPROBE_TIMER       two entries: a live timer text, then plain text PROBE_STEP s later
  *   -DPROBE_SYMBOL='"x"' each entry's text after an Image(systemName: "x")
+ *   -DPROBE_URL         every entry's widgetURL is the container value (as a hostile plugin
+ *                       would choose it: "--help", "https://…")
  *
  * Misbehaviour on demand, driven by the container value: "crash" aborts the worker inside the
  * timeline call, "hang" never answers.
@@ -27,6 +29,13 @@
 #endif
 #ifndef PROBE_STEP
 #define PROBE_STEP 1
+#endif
+#ifdef PROBE_URL
+#define URL_MODIFIER ",\"modifiers\":{\"widgetURL\":\"%s\"}"
+#define URL_VALUE , value
+#else
+#define URL_MODIFIER ""
+#define URL_VALUE
 #endif
 
 static char *copy_string(const char *s, size_t *length) {
@@ -89,11 +98,12 @@ static int32_t probe_invoke(const uint8_t *request, size_t request_length,
 #else
         snprintf(body, sizeof body,
                  "{\"entries\":["
-                 "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #0\"}},"
-                 "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #1\"}},"
-                 "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #2\"}}],"
+                 "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #0\"" URL_MODIFIER "}},"
+                 "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #1\"" URL_MODIFIER "}},"
+                 "{\"date\":%ld,\"view\":{\"kind\":\"text\",\"text\":\"v%d %s #2\"" URL_MODIFIER "}}],"
                  "\"ok\":true,\"policy\":{\"type\":\"never\"}}",
-                 now, PROBE_VERSION, value, now + PROBE_STEP, PROBE_VERSION, value, now + 2 * PROBE_STEP, PROBE_VERSION, value);
+                 now, PROBE_VERSION, value URL_VALUE, now + PROBE_STEP, PROBE_VERSION, value URL_VALUE,
+                 now + 2 * PROBE_STEP, PROBE_VERSION, value URL_VALUE);
 #endif
     } else {
         snprintf(body, sizeof body, "{\"ok\":true}");

@@ -22,6 +22,8 @@ import OpenWidgetKit
 ///   until the widget's entry changes.
 /// - While a widget's pictures fail, `onProblem` says why (its `.json` shows it stale with the
 ///   reason); the next picture drawn clears it.
+/// - A picture drawn but not written (disk full, `out/` unwritable) is drawn again with a
+///   backoff from 1 s doubling to 60 s until it lands (`PictureWriteRetry`), as the text is.
 /// - An entry with no live date is drawn once: showing it again (a stale mark, the same timeline
 ///   again) sends nothing. With a live date (`.timer`, `.relative`, `ProgressView(timerInterval:)`)
 ///   each tick the scheduler makes is drawn; the render process writes a file only when its
@@ -74,6 +76,8 @@ public final class PictureOutputs {
     private var failuresInARow = 0
     private var restartTimer: (any HostTimer)?
     private var closed = false
+    /// Pictures drawn but not written, drawn again with backoff until they land.
+    private lazy var writeRetry = PictureWriteRetry(loop: loop) { [weak self] ids in self?.redraw(ids) }
 
     /// Called when a picture file of `id` was replaced (its bytes changed), with its settings.
     public var onChanged: (_ id: String, _ settings: PictureSettings) -> Void = { _, _ in }
@@ -114,6 +118,7 @@ public final class PictureOutputs {
         shown[id] = nil; drawn[id] = nil; encodedViews[id] = nil; failedTree[id] = nil; skippedTree[id] = nil
         fairShare.remove(id)
         if problems.removeValue(forKey: id) != nil { onProblem(id, nil) }  // no picture, nothing behind
+        writeRetry.landed(id)
         if waiting.removeValue(forKey: id) != nil { queue.removeAll { $0 == id } }
         // Nothing known (files a previous run wrote): the names the current config gives them.
         let base = config.paths.out + "/" + id
@@ -138,6 +143,7 @@ public final class PictureOutputs {
         closed = true
         restartTimer?.close(); restartTimer = nil
         turnTimer?.close(); turnTimer = nil
+        writeRetry.close()
         inFlight = nil  // stopping fails it: not a render failure, nothing to log or restart
         connection?.stop(); connection = nil
         queue = []; waiting = [:]
@@ -245,6 +251,7 @@ public final class PictureOutputs {
                 fairShare.succeeded(id)
                 if problems.removeValue(forKey: id) != nil { notices.append((id, nil)) }
                 failedTree[id] = nil  // "failed twice in a row": a success in between starts over
+                writeRetry.landed(id)
                 if failingIDs.remove(id) != nil { logger.info("picture of \(id) drawn again") }
                 if !current {
                     deleteFiles(of: id, keeping: [], also: [k.request.png, k.request.svg, k.request.regions].compactMap { $0 })
@@ -259,7 +266,10 @@ public final class PictureOutputs {
             } else {
                 failureCount += 1
                 lastFailure = "\(id): \(reply.error ?? "no reason given")"
-                if !live { drawn[id] = k }  // the same tree would fail the same way
+                if reply.writeFailed == true {
+                    drawn[id] = nil  // drawn but not written: the same picture is written again later
+                    writeRetry.failed(id)
+                } else if !live { drawn[id] = k }  // the same tree would fail the same way
                 logger.log(level: failingIDs.insert(id).inserted ? .warning : .debug,
                            "picture of \(id) could not be drawn: \(reply.error ?? "no reason given")")
                 pictureFailed(id, reply.error ?? "no reason given", budget: k.settings.budget, now: now)
@@ -300,6 +310,15 @@ public final class PictureOutputs {
         guard inFlight == nil else { return }
         logger.warning("render process ended: \(failure.description); the next picture starts a new one")
         connection = nil
+    }
+
+    /// The widgets whose pictures were drawn but not written: their current job, drawn again.
+    private func redraw(_ ids: [String]) {
+        for id in ids {
+            guard var job = shown[id] else { writeRetry.landed(id); continue }
+            job.now = loop.now
+            enqueue(job)
+        }
     }
 
     static func backoff(_ failures: Int) -> Double { failures <= 1 ? 0 : min(30, 0.5 * Double(1 << min(failures - 2, 10))) }

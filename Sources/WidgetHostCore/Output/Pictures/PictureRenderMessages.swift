@@ -40,11 +40,14 @@ public struct PictureRenderReply: Codable, Equatable, Sendable {
     public var unmappedSymbols: [String]?
     /// Time spent drawing, encoding and writing, in milliseconds.
     public var milliseconds: Double?
+    /// True when the picture was drawn but a file could not be written (the disk full, the
+    /// folder unwritable for a while): the same picture is worth writing again later.
+    public var writeFailed: Bool?
 
     public init(ok: Bool, error: String? = nil, written: [String] = [], width: Int = 0, height: Int = 0,
-                unmappedSymbols: [String]? = nil, milliseconds: Double? = nil) {
+                unmappedSymbols: [String]? = nil, milliseconds: Double? = nil, writeFailed: Bool? = nil) {
         self.ok = ok; self.error = error; self.written = written; self.width = width; self.height = height
-        self.unmappedSymbols = unmappedSymbols; self.milliseconds = milliseconds
+        self.unmappedSymbols = unmappedSymbols; self.milliseconds = milliseconds; self.writeFailed = writeFailed
     }
 }
 
