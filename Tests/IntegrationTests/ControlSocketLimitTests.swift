@@ -134,7 +134,7 @@ func connectUnix(_ path: String) -> Int32 {
             FileManagerFree.write(dir + "/notes.txt", "precious")
         }
         #expect(eventually { d.stderr.contains("no control socket: ") }, "\(d.stderr)")
-        #expect(d.stderr.contains("\(d.dir.path)/notes.txt exists and is not a socket: left as it is"), "\(d.stderr)")
+        #expect(d.stderr.contains("\(d.dir.path)/notes.txt is a regular file, not a socket: left alone"), "\(d.stderr)")
         d.install(try buildProbe(in: d.dir.path, name: "probe"), as: "probe.so")
         #expect(eventually { d.text("probe-systemSmall") != nil }, "the host serves on without a socket:\n\(d.stderr)")
         d.signal(SIGTERM)
