@@ -46,7 +46,7 @@ public enum WireValidation {
     /// already checked answer: `WireCodec.readAnswer`).
     static func problem(in response: WireResponse, skipping: [Bool]?) -> String? {
         var a = Audit()
-        for key in WireResponse.CodingKeys.allCases {
+        for key in Keys.wireResponse {
             switch key {
             case .manifest: if let m = response.manifest { visit(m, &a) }
             case .entries:
@@ -84,10 +84,34 @@ public enum WireValidation {
         Audit.verdict(d.timeIntervalSince1970, .date)
     }
 
+    /// Each wire type's coding keys, listed once (`allCases` builds a new array at each call,
+    /// and the visitors run for every node of every answer).
+    private enum Keys {
+        static let bundleManifest = BundleManifest.CodingKeys.allCases
+        static let dateText = DateText.CodingKeys.allCases
+        static let edgeInsetsSpec = EdgeInsetsSpec.CodingKeys.allCases
+        static let enumOption = EnumOption.CodingKeys.allCases
+        static let fontSpec = FontSpec.CodingKeys.allCases
+        static let frameSpec = FrameSpec.CodingKeys.allCases
+        static let gridItemSpec = GridItemSpec.CodingKeys.allCases
+        static let intentAction = IntentAction.CodingKeys.allCases
+        static let modifiers = Modifiers.CodingKeys.allCases
+        static let parameterDescriptor = ParameterDescriptor.CodingKeys.allCases
+        static let previewDescriptor = PreviewDescriptor.CodingKeys.allCases
+        static let shapeInfo = ShapeInfo.CodingKeys.allCases
+        static let styleSpec = StyleSpec.CodingKeys.allCases
+        static let viewNode = ViewNode.CodingKeys.allCases
+        static let widgetDescriptor = WidgetDescriptor.CodingKeys.allCases
+        static let wireEntry = WireEntry.CodingKeys.allCases
+        static let wirePolicy = WirePolicy.CodingKeys.allCases
+        static let wireRelevance = WireRelevance.CodingKeys.allCases
+        static let wireResponse = WireResponse.CodingKeys.allCases
+    }
+
     // MARK: the visitors, one per wire type, each exhaustive over its coding keys
 
     private static func visit(_ p: WirePolicy, _ a: inout Audit) {
-        for key in WirePolicy.CodingKeys.allCases {
+        for key in Keys.wirePolicy {
             switch key {
             case .date: a.check("policy date", p.date, .date)
             case .type: break
@@ -96,12 +120,12 @@ public enum WireValidation {
     }
 
     private static func visit(_ e: WireEntry, at i: Int, _ a: inout Audit) {
-        for key in WireEntry.CodingKeys.allCases where a.problem == nil {
+        for key in Keys.wireEntry where a.problem == nil {
             switch key {
             case .date: a.check("entry \(i): date", e.date, .date)
             case .relevance:
                 guard let r = e.relevance else { break }
-                for key in WireRelevance.CodingKeys.allCases {
+                for key in Keys.wireRelevance {
                     switch key {
                     case .score: a.check("entry \(i): relevance score", r.score, .number)
                     case .duration: a.check("entry \(i): relevance duration", r.duration, .duration)
@@ -114,19 +138,19 @@ public enum WireValidation {
     }
 
     private static func visit(_ m: BundleManifest, _ a: inout Audit) {
-        for key in BundleManifest.CodingKeys.allCases {
+        for key in Keys.bundleManifest {
             switch key {
             case .widgets:
                 for (i, w) in m.widgets.enumerated() {
-                    for key in WidgetDescriptor.CodingKeys.allCases {
+                    for key in Keys.widgetDescriptor {
                         switch key {
                         case .parameters:
                             for (j, p) in w.parameters.enumerated() {
-                                for key in ParameterDescriptor.CodingKeys.allCases {
+                                for key in Keys.parameterDescriptor {
                                     switch key {
                                     case .defaultValue: a.json("manifest widgets[\(i)].parameters[\(j)].defaultValue", p.defaultValue, .number)
                                     case .options:
-                                        for key in EnumOption.CodingKeys.allCases { switch key { case .value, .title: break } }
+                                        for key in Keys.enumOption { switch key { case .value, .title: break } }
                                     case .name, .title, .type: break
                                     }
                                 }
@@ -136,7 +160,7 @@ public enum WireValidation {
                     }
                 }
             case .previews:
-                for key in PreviewDescriptor.CodingKeys.allCases { switch key { case .id, .name, .kind, .family: break } }
+                for key in Keys.previewDescriptor { switch key { case .id, .name, .kind, .family: break } }
             case .abiVersion: break  // any integer: compared with the host's, never used as a number
             case .bundleId, .sdkVersion, .appGroups, .permissions: break
             }
@@ -146,7 +170,7 @@ public enum WireValidation {
     /// A node and its children; `a`'s path gets `kind[i] > ` for each level down.
     private static func visit(_ n: ViewNode, _ a: inout Audit) {
         a.within(.node(n.kind)) { a in
-            for key in ViewNode.CodingKeys.allCases where a.problem == nil {
+            for key in Keys.viewNode where a.problem == nil {
                 switch key {
                 case .spacing: a.check("spacing", n.spacing, .length)
                 case .horizontalSpacing: a.check("horizontalSpacing", n.horizontalSpacing, .length)
@@ -170,7 +194,7 @@ public enum WireValidation {
     }
 
     private static func visit(_ d: DateText, _ a: inout Audit) {
-        for key in DateText.CodingKeys.allCases {
+        for key in Keys.dateText {
             switch key {
             case .date: a.check("live date date", d.date, .date)
             case .start: a.check("live date start", d.start, .date)
@@ -181,7 +205,7 @@ public enum WireValidation {
     }
 
     private static func visit(_ s: ShapeInfo, _ a: inout Audit) {
-        for key in ShapeInfo.CodingKeys.allCases {
+        for key in Keys.shapeInfo {
             switch key {
             case .cornerRadius: a.check("cornerRadius", s.cornerRadius, .length)
             case .lineWidth: a.check("lineWidth", s.lineWidth, .length)
@@ -196,7 +220,7 @@ public enum WireValidation {
 
     private static func visit(_ s: StyleSpec?, _ name: @autoclosure () -> String, _ a: inout Audit) {
         guard let s else { return }
-        for key in StyleSpec.CodingKeys.allCases {
+        for key in Keys.styleSpec {
             switch key {
             case .rgba: a.check("\(name()).rgba", s.rgba, .number)
             case .opacity: a.check("\(name()).opacity", s.opacity, .number)
@@ -208,7 +232,7 @@ public enum WireValidation {
     }
 
     private static func visit(_ x: IntentAction, _ a: inout Audit) {
-        for key in IntentAction.CodingKeys.allCases {
+        for key in Keys.intentAction {
             switch key {
             case .parameters: for (k, v) in x.parameters { a.json("action.parameters.\(k)", v, .number) }
             case .id, .intent, .title: break
@@ -217,7 +241,7 @@ public enum WireValidation {
     }
 
     private static func visit(_ g: GridItemSpec, _ name: @autoclosure () -> String, _ a: inout Audit) {
-        for key in GridItemSpec.CodingKeys.allCases {
+        for key in Keys.gridItemSpec {
             switch key {
             case .minimum: a.check("\(name()).minimum", g.minimum, .length)
             case .maximum: a.check("\(name()).maximum", g.maximum, .maximum)
@@ -229,7 +253,7 @@ public enum WireValidation {
 
     private static func visit(_ e: EdgeInsetsSpec?, _ name: String, _ a: inout Audit) {
         guard let e else { return }
-        for key in EdgeInsetsSpec.CodingKeys.allCases {
+        for key in Keys.edgeInsetsSpec {
             switch key {
             case .top: a.check("\(name).top", e.top, .length)
             case .leading: a.check("\(name).leading", e.leading, .length)
@@ -240,7 +264,7 @@ public enum WireValidation {
     }
 
     private static func visit(_ f: FrameSpec, _ a: inout Audit) {
-        for key in FrameSpec.CodingKeys.allCases {
+        for key in Keys.frameSpec {
             switch key {
             case .width: a.check("frame.width", f.width, .length)
             case .height: a.check("frame.height", f.height, .length)
@@ -254,11 +278,11 @@ public enum WireValidation {
     }
 
     private static func visit(_ m: Modifiers, _ a: inout Audit) {
-        for key in Modifiers.CodingKeys.allCases where a.problem == nil {
+        for key in Keys.modifiers where a.problem == nil {
             switch key {
             case .font:
                 guard let f = m.font else { break }
-                for key in FontSpec.CodingKeys.allCases {
+                for key in Keys.fontSpec {
                     switch key {
                     case .size: a.check("font.size", f.size, .length)
                     case .style, .weight, .design, .italic: break
