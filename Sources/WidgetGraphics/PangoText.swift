@@ -1,5 +1,6 @@
 import CCairo
 import WidgetLayout
+import WidgetRendering
 
 /// Text through Pango: measures for the layout (`TextMeasurer`) and draws the same layouts on
 /// a Cairo context, so what is drawn fills exactly the box that was measured.
@@ -56,7 +57,7 @@ public final class PangoText: TextMeasurer {
     private func attributes(_ font: ResolvedFont) -> OpaquePointer {
         let em = font.design == .default || font.design == .rounded ? Tracking.sfPro(size: font.size) : 0
         let points = em * font.size + (font.tracking.isFinite ? min(max(font.tracking, -1000), 1000) : 0)
-        let key = AttributeKey(spacing: Int32((points * Double(PANGO_SCALE)).rounded()), tabular: font.monospacedDigit)
+        let key = AttributeKey(spacing: Int32(saturating: (points * Double(PANGO_SCALE)).rounded()), tabular: font.monospacedDigit)
         if let a = attributeLists[key] { return a }
         let a = pango_attr_list_new()!
         if key.spacing != 0 { pango_attr_list_insert(a, pango_attr_letter_spacing_new(key.spacing)) }
@@ -73,7 +74,7 @@ public final class PangoText: TextMeasurer {
         pango_layout_set_attributes(layout, attributes(font))
         text.withCString { pango_layout_set_text(layout, $0, -1) }
         if let width, width.isFinite {
-            pango_layout_set_width(layout, Int32(min(max(0, width), 1e6) * Double(PANGO_SCALE)))
+            pango_layout_set_width(layout, Int32(saturating: min(max(0, width), 1e6) * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
             if let maxLines {
                 pango_layout_set_height(layout, -Int32(min(max(maxLines, 1), 1000)))
@@ -211,7 +212,7 @@ enum Tracking {
         if size <= 6 { return table[0] / 1000 }
         if size >= 80 { return 0 }
         if size >= 40 { return table[table.count - 1] / 1000 * (80 - size) / 40 }
-        let i = Int(size.rounded(.down)) - 6, f = size - size.rounded(.down)
+        let i = Int(saturating: size.rounded(.down)) - 6, f = size - size.rounded(.down)
         return (table[i] + (table[min(i + 1, table.count - 1)] - table[i]) * f) / 1000
     }
 }

@@ -2,6 +2,7 @@ import CCairo
 import FoundationEssentials
 import OpenWidgetKit
 import WidgetLayout
+import WidgetRendering
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -86,7 +87,7 @@ public final class PictureRenderer {
         }
         guard let pixels else { return nil }
         memset(pixels, 0, bytes)
-        return cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph), Int32(stride))
+        return cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(clamping: pw), Int32(clamping: ph), Int32(clamping: stride))
     }
 
     /// Corner radius of a system family's widget shape, in points (iPhone).
@@ -179,7 +180,7 @@ public final class PictureRenderer {
     private func draw(width: Double, height: Double, format: PictureFormat, options: PictureOptions,
                       _ body: (_ painterFor: (Palette?) -> WidgetPainter) -> Void) throws -> Picture {
         let scale = options.scale.isFinite ? min(max(options.scale, 1), 4) : 2
-        let pw = Int((width * scale).rounded()), ph = Int((height * scale).rounded())
+        let pw = Int(saturating: (width * scale).rounded()), ph = Int(saturating: (height * scale).rounded())
         let sink = ByteSink()
         let surface: OpaquePointer?
         switch format {

@@ -106,7 +106,7 @@ final class WidgetPainter {
             var t = sweep > 0 ? (a - from) / sweep : 0
             if t > 1 { t = (a - to) < (from + 360 - a) ? 1 : 0 }
             t = min(max(t, 0), 1) * Double(colors.count - 1)
-            let i = min(Int(t), colors.count - 2), f = t - Double(i)
+            let i = min(max(Int(saturating: t), 0), colors.count - 2), f = t - Double(i)
             let a = colors[i], b = colors[i + 1]
             return RGBA(a.r + (b.r - a.r) * f, a.g + (b.g - a.g) * f, a.b + (b.b - a.b) * f, a.a + (b.a - a.a) * f)
         }

@@ -1,4 +1,5 @@
 import OpenWidgetKit
+import WidgetRendering
 
 /// One sanitized `GridItem` of a lazy grid: its size rule, the spacing after it and the
 /// alignment of its cells.
@@ -209,7 +210,7 @@ extension LayoutPass {
                 sizes[i] = available == nil ? min(max(ideal, lo), hi) : min(max(share, lo), hi)
             case .adaptive(let lo, let hi):
                 if available == nil { sizes[i] = min(max(ideal, lo), hi); break }
-                let n = max(1, Int(((share + it.spacing) / (lo + it.spacing)).rounded(.down)))
+                let n = max(1, Int(saturating: ((share + it.spacing) / (lo + it.spacing)).rounded(.down)))
                 let n2 = min(n, 64)
                 counts[i] = n2
                 sizes[i] = min(max((share - Double(n2 - 1) * it.spacing) / Double(n2), lo), hi)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OpenWidgetKit
+import WidgetRendering
 
 /// Lays out a `ViewNode` tree in points with SwiftUI's rules: the parent proposes a size, the
 /// child chooses its own, and the parent places it. Stacks offer space to their least flexible
@@ -369,7 +370,7 @@ final class LayoutPass {
         if let w = width, m.width <= w { width = nil } else { m = measure(b, font, width, maxLines) }
         func fitLines(_ m: TextMeasurement) {
             guard let h = p.height, h.isFinite, m.height > h + 0.001, m.lineHeight > 0 else { return }
-            let fit = max(1, Int((h / m.lineHeight + 0.001).rounded(.down)))
+            let fit = max(1, Int(saturating: (h / m.lineHeight + 0.001).rounded(.down)))
             if fit < (maxLines ?? Int.max) { maxLines = fit }
         }
         fitLines(m)

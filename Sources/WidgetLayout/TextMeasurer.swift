@@ -1,3 +1,5 @@
+import WidgetRendering
+
 /// The size text takes: what the layout asks the text engine (Pango in `WidgetGraphics`, a
 /// fixed-advance fake in tests).
 public struct TextMeasurement: Hashable, Sendable {
@@ -39,7 +41,7 @@ public struct FixedAdvanceTextMeasurer: TextMeasurer, Sendable {
 
     public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
         let a = advance * font.size, lh = lineHeight * font.size
-        let maxChars: Int? = width.map { w in a > 0 ? max(0, Int((w / a + 1e-9).rounded(.down))) : Int.max }
+        let maxChars: Int? = width.map { w in a > 0 ? max(0, Int(saturating: (w / a + 1e-9).rounded(.down))) : Int.max }
         var lines: [Int] = []  // characters per line
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             guard let limit = maxChars else { lines.append(paragraph.count); continue }

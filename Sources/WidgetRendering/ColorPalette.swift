@@ -28,7 +28,7 @@ public struct ColorPalette: Hashable, Sendable {
     public func hex(_ spec: StyleSpec) -> String? {
         if let c = spec.rgba, c.count >= 3 {
             func byte(_ v: Double) -> String {
-                let b = v.isFinite ? Int((min(max(v, 0), 1) * 255).rounded()) : 0
+                let b = v.isFinite ? Int(saturating: (min(max(v, 0), 1) * 255).rounded()) : 0
                 let digits = Array("0123456789ABCDEF")
                 return String([digits[b / 16], digits[b % 16]])
             }

@@ -18,7 +18,7 @@ struct GridBuilder {
         guard let pt, !pt.isNaN else { return nil }
         if pt == .infinity { return RenderLimits.maxCells }
         guard pt.isFinite else { return 0 }
-        return min(max(Int((min(max(pt, 0), 1e9) / per).rounded()), 0), RenderLimits.maxCells)
+        return min(max(Int(saturating: (min(max(pt, 0), 1e9) / per).rounded()), 0), RenderLimits.maxCells)
     }
 
     static func horizontal(_ s: String?) -> Align {
@@ -162,13 +162,16 @@ struct GridBuilder {
 
     /// How many cells a lazy grid puts in one row (`lazyVGrid`) or column (`lazyHGrid`): one
     /// per `fixed`/`flexible` item; an `adaptive` item as many as fit a medium widget's width
-    /// (329 pt), at least one.
+    /// (329 pt), at least one. As in the picture layout (`GridTrack`), a minimum is at least
+    /// 1 pt and a spacing at least 0, and a number that is not finite counts as absent: a
+    /// minimum of 1 with a spacing of −1 made this `Int(329 / 0)` and killed the host (issue 23).
     static func lanes(_ items: [GridItemSpec], cells: Int) -> Int {
+        func finite(_ v: Double?) -> Double? { v.flatMap { $0.isFinite ? $0 : nil } }
         var count = 0
-        for item in items {
+        for item in items where count < cells {
             if item.size == "adaptive" {
-                let minimum = max(item.minimum ?? 50, 1) + (item.spacing ?? 8)
-                count += max(1, Int(329 / minimum))
+                let lane = (finite(item.minimum).map { max($0, 1) } ?? 50) + (finite(item.spacing).map { max($0, 0) } ?? 8)
+                count += max(1, Int(saturating: 329 / lane))
             } else {
                 count += 1
             }

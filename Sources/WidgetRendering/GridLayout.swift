@@ -329,7 +329,7 @@ enum GridLayout {
                 canvas.write(line, x: x + offset(align, child: displayWidth(of: line), in: s.width), y: y + i)
             }
         case .bar(let f):
-            let filled = Int((f * Double(s.width)).rounded())
+            let filled = min(max(Int(saturating: (f * Double(s.width)).rounded()), 0), s.width)
             canvas.fill("█", x: x, y: y, width: filled, height: 1)
             canvas.fill("░", x: x + filled, y: y, width: s.width - filled, height: 1)
         case .shape(let paint):

@@ -118,7 +118,7 @@ public enum LiveDateFormatter {
     static func steps(_ now: Date, _ date: Date) -> Int {
         let d = now.timeIntervalSince(date)
         guard d.isFinite else { return 0 }
-        return Int(min(max(d, -1e12), 1e12).rounded(.down))
+        return Int(saturating: min(max(d, -1e12), 1e12).rounded(.down))
     }
 
     /// Distance shown for a step count: counting up rounds down, counting down rounds up.
@@ -165,10 +165,10 @@ public enum LiveDateFormatter {
             guard total.isFinite else { return 0 }
             if d.countsDown ?? true {
                 let left = min(max(e.timeIntervalSince(now), 0), total)
-                return Int(min(left, 1e12).rounded(.up))
+                return Int(saturating: min(left, 1e12).rounded(.up))
             }
             let done = min(max(now.timeIntervalSince(s), 0), total)
-            return Int(min(done, 1e12).rounded(.down))
+            return Int(saturating: min(done, 1e12).rounded(.down))
         }
         guard let date = d.date ?? d.start else { return 0 }
         return magnitude(steps(now, date))
@@ -183,7 +183,7 @@ public enum LiveDateFormatter {
 
     static func percent(_ f: Double) -> String {
         guard f.isFinite else { return "0%" }
-        return "\(Int((min(max(f, 0), 1) * 100).rounded()))%"
+        return "\(Int(saturating: (min(max(f, 0), 1) * 100).rounded()))%"
     }
 
     /// The local time of day of `date` in `locale`'s format.
@@ -202,7 +202,7 @@ public enum LiveDateFormatter {
     static func localTime(_ date: Date) -> tm? {
         let secs = date.timeIntervalSince1970
         guard secs.isFinite, abs(secs) < 1e15 else { return nil }
-        var t = time_t(secs.rounded(.down))
+        var t = time_t(Int(saturating: secs.rounded(.down)))
         var out = tm()
         tzset()
         guard localtime_r(&t, &out) != nil else { return nil }
@@ -213,7 +213,7 @@ public enum LiveDateFormatter {
     static func local(_ date: Date, _ format: String) -> String {
         let secs = date.timeIntervalSince1970
         guard secs.isFinite, abs(secs) < 1e15 else { return "" }
-        var t = time_t(secs.rounded(.down))
+        var t = time_t(Int(saturating: secs.rounded(.down)))
         var tm = tm()
         tzset()
         guard localtime_r(&t, &tm) != nil else { return "" }

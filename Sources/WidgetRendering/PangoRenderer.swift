@@ -61,7 +61,7 @@ public enum PangoRenderer {
             if let hex = palette.hex(fg) { attrs.append("foreground=\"\(hex)\"") }
             alpha *= palette.alpha(fg)
         }
-        if alpha < 0.999 { attrs.append("alpha=\"\(Int((min(max(alpha, 0), 1) * 100).rounded()))%\"") }
+        if alpha < 0.999 { attrs.append("alpha=\"\(Int(saturating: (min(max(alpha, 0), 1) * 100).rounded()))%\"") }
         if st.italic { attrs.append("style=\"italic\"") }
         if st.monospaced { attrs.append("font_family=\"monospace\"") }
         if st.monospacedDigit && !st.monospaced { attrs.append("font_features=\"tnum\"") }

@@ -62,7 +62,7 @@ public enum PolybarMarkup {
         guard let fg = attribute("foreground", in: tag), fg.hasPrefix("#"), fg.count == 7 else { return nil }
         guard let alpha = attribute("alpha", in: tag), alpha.hasSuffix("%"),
               let percent = Double(alpha.dropLast()), percent < 100 else { return fg }
-        let byte = Int((max(0, min(100, percent)) * 255 / 100).rounded())
+        let byte = min(max(Int(saturating: (max(0, min(100, percent)) * 255 / 100).rounded()), 0), 255)
         let hex = String(byte, radix: 16)
         return "#" + (hex.count == 1 ? "0" + hex : hex) + fg.dropFirst()
     }

@@ -40,8 +40,8 @@ enum ShapeDrawing {
 
     private static func fillEllipse(_ c: Character, cx: Double, cy: Double, rx: Double, ry: Double, on canvas: inout Canvas) {
         guard rx > 0, ry > 0 else { return }
-        let x0 = max(0, Int((cx - rx).rounded(.down))), x1 = min(canvas.columns, Int((cx + rx).rounded(.up)))
-        let y0 = max(0, Int((cy - ry).rounded(.down))), y1 = min(canvas.rows, Int((cy + ry).rounded(.up)))
+        let x0 = max(0, Int(saturating: (cx - rx).rounded(.down))), x1 = min(canvas.columns, Int(saturating: (cx + rx).rounded(.up)))
+        let y0 = max(0, Int(saturating: (cy - ry).rounded(.down))), y1 = min(canvas.rows, Int(saturating: (cy + ry).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
         for yy in y0..<y1 {
             for xx in x0..<x1 {
@@ -60,8 +60,8 @@ enum ShapeDrawing {
         guard to > from, rx > 0, ry > 0 else { return }
         let band = 0.5 / min(rx, ry)
         let rot = (s.rotation.isFinite ? s.rotation : 0) / 360
-        let x0 = max(0, Int((cx - rx).rounded(.down))), x1 = min(canvas.columns, Int((cx + rx).rounded(.up)))
-        let y0 = max(0, Int((cy - ry).rounded(.down))), y1 = min(canvas.rows, Int((cy + ry).rounded(.up)))
+        let x0 = max(0, Int(saturating: (cx - rx).rounded(.down))), x1 = min(canvas.columns, Int(saturating: (cx + rx).rounded(.up)))
+        let y0 = max(0, Int(saturating: (cy - ry).rounded(.down))), y1 = min(canvas.rows, Int(saturating: (cy + ry).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return }
         for yy in y0..<y1 {
             for xx in x0..<x1 {

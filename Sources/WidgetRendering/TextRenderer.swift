@@ -78,7 +78,7 @@ public enum TextRenderer {
             case .items(let items):
                 return InlineFlattener.fit(f.join(items), width: width).map(\.text).joined()
             case .bar(let fraction):
-                let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded())
+                let filled = min(max(Int(saturating: (min(max(fraction, 0), 1) * Double(width)).rounded()), 0), width)
                 return String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
             }
         }

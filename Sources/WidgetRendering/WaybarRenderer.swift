@@ -58,7 +58,7 @@ public enum WaybarRenderer {
         }
         let percentage = facts.firstMeter
             .flatMap { TreeQuery.fraction(of: $0, now: options.now) }
-            .map { Int((min(max($0, 0), 1) * 100).rounded()) }
+            .map { min(max(Int(saturating: ($0 * 100).rounded()), 0), 100) }
         return (WaybarOutput(text: text, alt: alt, tooltip: tooltip, class: classes, percentage: percentage), markup, facts)
     }
 }

@@ -19,7 +19,8 @@ func buildFault(in dir: String, _ fault: Int, name: String? = nil, defines: [Str
     func error(_ d: RunningDaemon) -> String { d.output(Self.fault)?["error"]?.stringValue ?? "" }
 
     @Test(arguments: [(1, "entry 0: date is nan"), (2, "entry 0: date is -inf"), (3, "entry 0: date 1e+300 is out of range"),
-                      (4, "policy date is -inf"), (5, "entry 0: view gauge: value is nan"), (6, "entry 0: view text: frame.width is inf")])
+                      (4, "policy date is -inf"), (5, "entry 0: view gauge: value is nan"), (6, "entry 0: view text: frame.width is inf"),
+                      (8, "entry 0: view lazyVGrid: gridItems[0].minimum is nan")])
     func aNonFiniteNumberIsRefusedAndTheHostStaysUp(_ mode: Int, _ expected: String) throws {
         try HostileTests().withHostile({ dir in try buildFault(in: dir, mode) }, seconds: 3) { d in
             #expect(eventually { error(d).contains("timeline rejected: invalid number in the answer: \(expected)") },
@@ -43,6 +44,77 @@ func buildFault(in dir: String, _ fault: Int, name: String? = nil, defines: [Str
         #expect(d.stderr.contains("set aside as"), "\(d.stderr.suffix(3000))")
         #expect(FileManagerFree.exists(d.dir.path + "/state/timelines/\(Self.fault).json.rejected"))
         #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil, "the host is still running")
+    }
+}
+
+extension FaultInjectionTests {
+    /// A host on a copy of `d`'s plugins, containers and state (what a restart after `d` finds).
+    func restart(_ d: RunningDaemon, prepare: @escaping (String) -> Void = { _ in }) throws -> RunningDaemon {
+        try RunningDaemon(config: HostileTests.config) { dir in
+            for sub in ["Plugins", "containers", "state"] where FileManagerFree.exists(d.dir.path + "/" + sub) {
+                #expect(run("/bin/cp", ["-a", d.dir.path + "/" + sub + "/.", dir + "/" + sub]).status == 0 || sub == "Plugins")
+            }
+            prepare(dir)
+        }
+    }
+
+    /// The host is up, and the ticker beside the fault swaps entries for 3 s.
+    func expectRunning(_ d: RunningDaemon) {
+        let (_, swaps) = HostileTests().watchTicker(d, seconds: 3)
+        #expect(swaps >= 1, "the ticker kept swapping\n\(d.stderr.suffix(2000))")
+        #expect(kill(d.pid, 0) == 0 && d.waitForExit(timeout: 0) == nil, "the host is still running\n\(d.stderr.suffix(2000))")
+    }
+
+    /// Issue 23: a `LazyVGrid` whose adaptive item's minimum + spacing is 0 (1 and −1, numbers
+    /// in range) trapped the text renderer (`Int(329 / 0)`, SIGILL) after the timeline was
+    /// saved, so every restart drew it again and died. Now it is drawn, and a restart on the
+    /// same state comes up and stays up.
+    @Test func aGridWhoseItemsAddToNothingIsDrawnAndARestartComesUp() throws {
+        var saved: RunningDaemon?
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 7) }, seconds: 3) { d in
+            #expect(eventually { d.text(Self.fault)?.contains("g1") == true }, "\(d.output(Self.fault) ?? [:])\n\(d.stderr.suffix(2000))")
+            #expect(FileManagerFree.exists(d.dir.path + "/state/timelines/\(Self.fault).json"), "the grid was saved")
+            d.signal(SIGKILL)
+            #expect(d.waitForExit() != nil)
+            saved = d
+        }
+        let d = try #require(saved)
+        let again = try restart(d)
+        #expect(eventually { again.text(Self.fault)?.contains("g1") == true }, "\(again.stderr.suffix(2000))")
+        expectRunning(again)
+    }
+
+    /// A host that died while drawing a widget (`state/drawing` names it) leaves that widget's
+    /// saved timeline set aside at the next start; when it died so at two starts in a row, the
+    /// widget is not drawn at all in this run and says why, and the others go on.
+    @Test func aWidgetWhoseDrawingStoppedTheHostIsNotDrawnAgainFromItsSavedTimeline() throws {
+        let saved = #"{"bundle":"fault.so","entries":[{"date":1800000000,"view":{"kind":"text","text":"saved"}}],"#
+            + #""family":"systemSmall","kind":"fault","parameters":{}}"#
+        func prepare(crashes: String?) -> (String) throws -> Void {
+            { dir in
+                if !FileManagerFree.exists(dir + "/Plugins/fault.so") {
+                    let fault = try buildFault(in: dir, 0), ticker = try buildHostile(in: dir, name: "ticker", defines: ["TICKER"])
+                    #expect(rename(fault, dir + "/Plugins/fault.so") == 0 && rename(ticker, dir + "/Plugins/ticker.so") == 0)
+                }
+                mkdir(dir + "/state", 0o700); mkdir(dir + "/state/timelines", 0o700)
+                FileManagerFree.write(dir + "/state/timelines/\(Self.fault).json", saved)
+                FileManagerFree.write(dir + "/state/drawing", "\(Self.fault)\n")
+                if let crashes { FileManagerFree.write(dir + "/state/drawing-crashes", crashes) }
+            }
+        }
+        // Once: the saved timeline is set aside; the plugin's answer is drawn.
+        let once = try RunningDaemon(config: HostileTests.config, prepare: prepare(crashes: nil))
+        #expect(eventually { once.text(Self.fault)?.hasPrefix("fine ") == true }, "\(once.stderr.suffix(3000))")
+        #expect(once.stderr.contains("the last host stopped while drawing \(Self.fault) (once)"), "\(once.stderr.suffix(3000))")
+        #expect(FileManagerFree.exists(once.dir.path + "/state/timelines/\(Self.fault).json.rejected"))
+        expectRunning(once)
+        // Twice in a row: not drawn in this run, and its json says why.
+        let twice = try RunningDaemon(config: HostileTests.config, prepare: prepare(crashes: "\(Self.fault) 1\n"))
+        #expect(eventually { error(twice).hasPrefix("not drawn: the host stopped while drawing this widget at the last 2 starts") },
+                "\(twice.output(Self.fault) ?? [:])\n\(twice.stderr.suffix(3000))")
+        #expect(twice.text(Self.fault) == "")
+        expectRunning(twice)
+        #expect(error(twice).hasPrefix("not drawn"), "still not drawn after its plugin answered: \(error(twice))")
     }
 }
 

@@ -279,3 +279,35 @@ private func rgb(_ image: PixelImage, _ x: Int, _ y: Int) -> (r: Int, g: Int, b:
     // Bad margins are clamped, never a crash.
     #expect(frame(EdgeInsetsSpec(top: .nan, leading: -5, bottom: .infinity, trailing: 1e9), .systemSmall) == Rect(x: 0, y: 0, width: 118, height: 158))
 }
+
+/// Issue 23: every computed length becomes an integer without a trap (`Int(saturating:)`),
+/// whatever the tree holds — these numbers never pass the wire validation, but the drawing must
+/// not depend on it (a local `preview`, a state file from an older host).
+@Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, 0, -1])
+func unvalidatedNumbersEverywhereStillDraw(_ v: Double) throws {
+    let r = renderer()
+    var text = ViewNode(kind: .text); text.text = "tracked"
+    var m = Modifiers()
+    m.font = FontSpec(style: "system", size: v); m.kerning = v; m.tracking = v; m.aspectRatio = v; m.minimumScaleFactor = v
+    m.other = ["shadow": .object(["radius": .number(v), "x": .number(v), "y": .number(v)]), "blur": .number(v), "cornerRadius": .number(v)]
+    var styles: [StyleSpec] = []
+    for kind in [nil, "radial", "angular"] {
+        var s = StyleSpec(name: "red"); s.gradient = [StyleSpec(name: "red"), StyleSpec(name: "blue")]
+        s.gradientPoints = [v, v, v, v]; s.gradientKind = kind
+        styles.append(s)
+    }
+    m.foreground = styles[0]; m.background = styles[1]
+    text.modifiers = m
+    var shape = ViewNode(kind: .shape); shape.shape = ShapeInfo(type: "roundedRectangle")
+    shape.shape?.fill = styles[2]; shape.shape?.cornerRadius = v; shape.shape?.lineWidth = v
+    var grid = ViewNode(kind: .lazyVGrid, children: (0..<6).map { _ in text })
+    grid.gridItems = [GridItemSpec(size: "adaptive", minimum: v, spacing: v), GridItemSpec(size: "adaptive", minimum: 1, spacing: -1)]
+    grid.spacing = v
+    let root = ViewNode(kind: .vstack, children: [text, shape, grid])
+    for family in [WidgetFamily.systemSmall, .accessoryCircular] {
+        for format in PictureFormat.allCases {
+            let p = try r.render(root, family: family, format: format, options: PictureOptions(scale: v, now: fixedNow))
+            #expect(!p.bytes.isEmpty)
+        }
+    }
+}

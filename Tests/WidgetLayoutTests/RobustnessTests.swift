@@ -98,3 +98,16 @@ private func expectDrawable(_ p: PlacedNode) {
         }
     }
 }
+
+/// Issue 23: the text measurer turns a width into a character count without a trap whatever the
+/// font's size (`Int(saturating:)`): a tiny size under a huge width was `Int(inf)`.
+@Test(arguments: [1e-300, 0, -1, .nan, .infinity, 1e300])
+func measuringAnyWidthInAnyFontSizeIsTotal(_ size: Double) {
+    let measurer = FixedAdvanceTextMeasurer()
+    for width in [1e300, .infinity, -.infinity, .nan, 0, 100] as [Double] {
+        _ = measurer.measure("some words to wrap", font: ResolvedFont(size: size), width: width, maxLines: nil)
+    }
+    // A width that holds every character keeps the text on one line, uncut.
+    let m = measurer.measure("some words to wrap", font: ResolvedFont(size: size), width: 1e300, maxLines: nil)
+    if size > 0 && size < 1e10 { #expect(!m.truncated && m.height == m.lineHeight, "\(m)") }
+}

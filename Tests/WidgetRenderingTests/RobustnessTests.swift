@@ -53,3 +53,27 @@ private func renderEverywhere(_ tree: ViewNode) {
     #expect(TextRenderer.render(ViewNode(kind: .unknown, children: [.text("hi")]), family: .accessoryInline,
                                 options: RenderOptions(now: now)) == "hi")
 }
+
+/// Issue 23: an adaptive `GridItem` whose minimum and spacing add to 0 (1 and −1), or are NaN
+/// or absurd, trapped `GridBuilder.lanes` (`Int(329 / 0)`) and killed the host at every start.
+@Test(arguments: [(1.0, -1.0), (.nan, 8), (40, .nan), (1e-300, 0), (1, -1e300), (.infinity, -.infinity), (-5, -(1 - 1e-16)), (1e300, 1e300)])
+func adaptiveGridItemsThatAddToNothingStillRender(_ minimum: Double, _ spacing: Double) {
+    let items = [GridItemSpec](repeating: GridItemSpec(size: "adaptive", minimum: minimum, spacing: spacing), count: 4)
+    let lanes = GridBuilder.lanes(items, cells: 7)
+    #expect(lanes >= 1 && lanes <= 7)
+    for kind in [ViewNode.Kind.lazyVGrid, .lazyHGrid] {
+        var grid = ViewNode(kind: kind, children: (0..<7).map { ViewNode.text("\($0)") })
+        grid.gridItems = items
+        renderEverywhere(grid)
+    }
+}
+
+@Test func saturatingConversionsAreTotal() {
+    let limit = Int.saturationLimit
+    #expect(Int(saturating: .nan) == 0 && Int(saturating: .nan, nan: 7) == 7)
+    #expect(Int(saturating: .infinity) == limit && Int(saturating: -.infinity) == -limit)
+    #expect(Int(saturating: 1e300) == limit && Int(saturating: -Double.greatestFiniteMagnitude) == -limit)
+    #expect(Int(saturating: 3.9) == 3 && Int(saturating: -3.9) == -3 && Int(saturating: -0.0) == 0)
+    #expect(Int32(saturating: .nan) == 0 && Int32(saturating: 1e10) == .max && Int32(saturating: -.infinity) == .min)
+    #expect(Int32(saturating: -2.5) == -2)
+}

@@ -15,7 +15,7 @@ import FoundationEssentials
 /// scheduler, the renderers and the store) moves little (issue 6). They read and write like
 /// plain optional properties.
 public struct ViewNode: Codable, Hashable, Sendable {
-    public enum Kind: String, Codable, Hashable, Sendable {
+    public enum Kind: String, Codable, Hashable, Sendable, CaseIterable {
         /// Renders nothing (`EmptyView`, a false `if` without `else`).
         case empty
         /// Children laid out as in a `VStack` but with no visual of its own (`Group`, a `ForEach`
@@ -193,6 +193,8 @@ public final class Indirect<Value: Hashable & Sendable>: Hashable, Sendable {
 
 /// A live date inside a view (DESIGN §5): the host, not the plugin, turns it into characters.
 public struct DateText: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case style, date, start, end, countsDown }
+
     /// `time`, `date`, `relative`, `offset`, `timer` (for `Text(date, style:)`), `range`
     /// (`Text(start...end)`) or `progress` (`ProgressView(timerInterval:)`).
     public var style: String
@@ -217,6 +219,8 @@ public struct DateText: Codable, Hashable, Sendable {
 /// its stops in `gradient` (evenly spaced), from `gradientPoints` `[x0, y0, x1, y1]` (unit
 /// points of the filled box) for a linear one.
 public struct StyleSpec: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, rgba, opacity, gradient, gradientPoints, gradientKind }
+
     public var name: String?
     public var rgba: [Double]?
     public var opacity: Double?
@@ -239,6 +243,8 @@ public struct StyleSpec: Codable, Hashable, Sendable {
 /// A shape view (`Circle`, `Rectangle`, `RoundedRectangle`, `Capsule`, `Ellipse`) with its
 /// fill, stroke and trim.
 public struct ShapeInfo: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, cornerRadius, fill, stroke, lineWidth, lineCap, trimFrom, trimTo }
+
     /// `circle`, `rectangle`, `roundedRectangle`, `capsule`, `ellipse`.
     public var type: String
     public var cornerRadius: Double?
@@ -255,6 +261,8 @@ public struct ShapeInfo: Codable, Hashable, Sendable {
 
 /// The action of an interactive control.
 public struct IntentAction: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, intent, parameters, title }
+
     /// Address of the control within its entry (`"0"`, `"1"`… in tree order); `click --target`.
     public var id: String
     /// The intent type's name, as the plugin registered it.
@@ -272,6 +280,8 @@ public struct IntentAction: Codable, Hashable, Sendable {
 /// Font request: a text style (`largeTitle`, `title`, `title2`, `title3`, `headline`,
 /// `subheadline`, `body`, `callout`, `footnote`, `caption`, `caption2`) or `system` with a size.
 public struct FontSpec: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case style, size, weight, design, italic }
+
     public var style: String
     public var size: Double?
     public var weight: String?
@@ -287,6 +297,8 @@ public struct FontSpec: Codable, Hashable, Sendable {
 /// or `"adaptive"` (as many items of `minimum`…`maximum` as fit); `spacing` after it; `alignment`
 /// as a frame's.
 public struct GridItemSpec: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case size, minimum, maximum, spacing, alignment }
+
     public var size: String
     public var minimum: Double?
     public var maximum: Double?
@@ -299,6 +311,8 @@ public struct GridItemSpec: Codable, Hashable, Sendable {
 
 /// Edge insets in points.
 public struct EdgeInsetsSpec: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case top, leading, bottom, trailing }
+
     public var top: Double, leading: Double, bottom: Double, trailing: Double
     public init(top: Double, leading: Double, bottom: Double, trailing: Double) {
         self.top = top; self.leading = leading; self.bottom = bottom; self.trailing = trailing
@@ -307,6 +321,8 @@ public struct EdgeInsetsSpec: Codable, Hashable, Sendable {
 
 /// `.frame(...)`: fixed or flexible. `maxWidth: .infinity` is `Double.infinity`.
 public struct FrameSpec: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case width, height, minWidth, maxWidth, minHeight, maxHeight, alignment }
+
     public var width: Double?, height: Double?
     public var minWidth: Double?, maxWidth: Double?
     public var minHeight: Double?, maxHeight: Double?

@@ -12,7 +12,7 @@ import FoundationEssentials
 // reading 60-entry timelines (issue 6). Modifiers' encoding stays synthesized.
 
 extension ViewNode {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case kind, role, children, text, date, symbol, alignment, spacing, value, bounds, style, shape, url, action, isOn, modifiers
         case horizontalSpacing, axes, gridItems
     }
@@ -70,7 +70,7 @@ extension ViewNode {
 }
 
 extension Modifiers {
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case font, weight, italic, monospacedDigit, foreground, tint, padding, frame, background, lineLimit, minimumScaleFactor
         case opacity, rotation, widgetURL, containerBackground, redacted, privacySensitive, accessibilityLabel, hidden
         case layoutPriority, textAlignment, other

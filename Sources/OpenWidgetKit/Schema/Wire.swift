@@ -34,6 +34,8 @@ public struct WireRequest: Codable, Hashable, Sendable {
 
 /// `TimelineReloadPolicy` on the wire.
 public struct WirePolicy: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, date }
+
     /// `atEnd`, `after` or `never`.
     public var type: String
     public var date: Date?
@@ -42,6 +44,8 @@ public struct WirePolicy: Codable, Hashable, Sendable {
 
 /// `TimelineEntryRelevance` on the wire.
 public struct WireRelevance: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case score, duration }
+
     public var score: Double
     /// Seconds the score holds for (0 = until the next entry).
     public var duration: Double
@@ -50,6 +54,8 @@ public struct WireRelevance: Codable, Hashable, Sendable {
 
 /// One timeline entry, pre-rendered for the requested family.
 public struct WireEntry: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case date, relevance, view }
+
     public var date: Date
     public var relevance: WireRelevance?
     public var view: ViewNode
@@ -60,6 +66,8 @@ public struct WireEntry: Codable, Hashable, Sendable {
 
 /// A parameter of a configurable widget (`@Parameter` of its `WidgetConfigurationIntent`).
 public struct ParameterDescriptor: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, title, type, defaultValue, options }
+
     public var name: String
     public var title: String
     /// `bool`, `int`, `double`, `string`, `enum`, `date`, `url`.
@@ -73,6 +81,8 @@ public struct ParameterDescriptor: Codable, Hashable, Sendable {
 }
 
 public struct EnumOption: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case value, title }
+
     public var value: String
     public var title: String
     public init(value: String, title: String) { self.value = value; self.title = title }
@@ -80,6 +90,8 @@ public struct EnumOption: Codable, Hashable, Sendable {
 
 /// One widget of a bundle, as `describe` reports it.
 public struct WidgetDescriptor: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case kind, displayName, description, families, parameters, configuration }
+
     public var kind: String
     public var displayName: String
     public var description: String
@@ -96,6 +108,8 @@ public struct WidgetDescriptor: Codable, Hashable, Sendable {
 
 /// What `describe` returns.
 public struct BundleManifest: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions }
+
     public var bundleId: String
     public var sdkVersion: String
     public var abiVersion: Int
@@ -118,6 +132,8 @@ public struct BundleManifest: Codable, Hashable, Sendable {
 /// argument, or the widget's kind), the widget kind and family of a widget preview (nil for a
 /// plain view preview).
 public struct PreviewDescriptor: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case id, name, kind, family }
+
     public var id: String
     public var name: String
     public var kind: String?
@@ -129,6 +145,8 @@ public struct PreviewDescriptor: Codable, Hashable, Sendable {
 
 /// A plugin's answer. `ok == false` carries `error`; otherwise the field of the op is set.
 public struct WireResponse: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case ok, error, manifest, entries, policy, reloadRequests }
+
     public var ok: Bool
     public var error: String?
     public var manifest: BundleManifest?
@@ -210,15 +228,8 @@ public enum WireCodec {
                                                entries: earlier?.response.entries ?? [])
         guard let read else { return WireAnswer(bytes: data, response: try decodeResponse(data), entryRanges: [], takenEntries: 0) }
         let r = read.response
-        if let p = r.policy?.date, let bad = WireValidation.date(p) { throw WireValidationError("policy date \(bad)") }
-        var taken = 0
-        if let entries = r.entries {
-            for i in entries.indices {
-                if read.taken[i] { taken += 1; continue }
-                if let problem = WireValidation.problem(in: entries[i], at: i) { throw WireValidationError(problem) }
-            }
-        }
-        return WireAnswer(bytes: data, response: r, entryRanges: read.ranges, takenEntries: taken)
+        if let problem = WireValidation.problem(in: r, skipping: read.taken) { throw WireValidationError(problem) }
+        return WireAnswer(bytes: data, response: r, entryRanges: read.ranges, takenEntries: read.taken.count { $0 })
     }
 
     /// A flat JSON object of the host's own state that embeds wire types (a saved timeline),

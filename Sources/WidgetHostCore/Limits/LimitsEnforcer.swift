@@ -11,6 +11,8 @@ public final class LimitsEnforcer: TimelineLimits {
     public var budgetEnabled: Bool
     public let ledger: ReloadLedger
     public let store: TimelineStore
+    /// Which widget, if any, the previous host stopped while drawing (`DrawingJournal`).
+    public let drawing: DrawingJournal
     /// Bundle file name → bundle id, for `bundles.<bundle id>` settings.
     public var bundleIds: (String) -> String? = { _ in nil }
     /// Why `spec` cannot be brought up to date now (a container it reads is missing), or nil:
@@ -25,6 +27,7 @@ public final class LimitsEnforcer: TimelineLimits {
         if persistent { try? FileIO.makeDirectories(state, mode: 0o700) }
         ledger = ReloadLedger(path: persistent ? state + "/reload-ledger.json" : nil, logger: logger)
         store = TimelineStore(directory: persistent ? state + "/timelines" : nil, logger: logger)
+        drawing = DrawingJournal(directory: persistent ? state : nil, logger: logger)
     }
 
     public func limits(_ spec: InstanceSpec) -> Limits {

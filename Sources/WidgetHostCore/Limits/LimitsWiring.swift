@@ -6,6 +6,7 @@ enum LimitsWiring {
     static func connect(host: WidgetHost) {
         let enforcer = host.enforcer, registry = host.registry
         host.scheduler.limits = enforcer
+        host.scheduler.drawGuard = enforcer.drawing
         enforcer.bundleIds = { [weak registry] name in registry?.bundles[name]?.bundleId }
         enforcer.unavailable = { [weak host] spec in host?.unavailableReason(spec) }
         host.supervisor.threshold = { [weak enforcer] b in
@@ -25,8 +26,12 @@ enum LimitsWiring {
     }
 
     /// At start: the last good timeline of every instance whose plugin file is still there is
-    /// on screen at once, before any worker has answered (DESIGN §8).
+    /// on screen at once, before any worker has answered (DESIGN §8) — except the one the
+    /// previous host stopped while drawing, which is set aside (`DrawingJournal`).
     static func showSavedTimelines(host: WidgetHost) {
+        if let crashed = host.enforcer.drawing.interrupted {
+            host.enforcer.store.setAside(id: crashed.id, reason: "the host stopped while drawing it")
+        }
         host.scheduler.preload(host.enforcer.store.saved(pluginDirectory: host.config.paths.plugins).map { (spec: $0.0, entries: $0.1) })
     }
 }

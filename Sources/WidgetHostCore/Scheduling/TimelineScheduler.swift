@@ -106,6 +106,8 @@ public final class TimelineScheduler {
     public weak var limits: (any TimelineLimits)?
     /// The `png` / `svg` outputs: shown each entry (and live-date tick) after the text outputs.
     public weak var pictures: PictureOutputs?
+    /// Told around each in-process drawing; may refuse an instance (`DrawingJournal`).
+    public weak var drawGuard: (any DrawingGuard)?
     private var timer: (any WallClockTimer)?
     private var closed = false
     private var evaluating = false
@@ -148,6 +150,7 @@ public final class TimelineScheduler {
             } else {
                 let inst = WidgetInstance(spec: spec)
                 inst.entries = limits?.restoredEntries(for: spec) ?? []
+                inst.lastError = drawGuard?.notice(for: spec.id)
                 instances[spec.id] = inst
                 request(inst, reason: "first load")
             }
@@ -347,8 +350,16 @@ public final class TimelineScheduler {
     }
 
     private func show(_ inst: WidgetInstance, _ entry: WireEntry, now: Date) {
+        if let drawGuard, drawGuard.refuses(inst.id) {
+            inst.liveChange = nil
+            publisher.publish(WidgetOutput(id: inst.id, text: "", class: ["error"], kind: inst.spec.kind, family: inst.spec.family.rawValue,
+                                           stale: true, error: drawGuard.notice(for: inst.id)), to: inst.spec.outputs)
+            return
+        }
+        drawGuard?.willDraw(inst.id)
         let r = renderer.render(entry.view, family: inst.spec.family, now: now)
         inst.liveChange = renderer.nextChange(of: entry.view, after: now)
+        drawGuard?.didDraw()
         var classes = r.classes
         if inst.shownError != nil && !classes.contains("stale") { classes.append("stale") }
         let out = WidgetOutput(id: inst.id, text: r.text, alt: r.alt, tooltip: r.tooltip, class: classes,

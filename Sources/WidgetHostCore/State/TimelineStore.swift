@@ -148,14 +148,25 @@ public final class TimelineStore {
         let problem: String
         do {
             let r = try Record.direct(data) ?? WireCodec.decode(Record.self, from: data)
-            let bad = r.policy?.date.flatMap(WireValidation.date).map { "policy date \($0)" } ?? WireValidation.problem(in: r.entries)
-            guard let bad else { return r }
+            guard let bad = WireValidation.problem(in: r.entries, policy: r.policy) else { return r }
             problem = "invalid number: \(bad)"
         } catch { problem = "\(error)" }
+        setAside(path: path, reason: problem)
+        return nil
+    }
+
+    /// Renames the saved timeline of instance `id`, if any, to `<id>.json.rejected` (kept for a
+    /// bug report, never read again) and logs `reason`; a write still pending for it is dropped.
+    public func setAside(id: String, reason: String) {
+        pending[id] = nil
+        guard let path = path(id), FileIO.exists(path) else { return }
+        setAside(path: path, reason: reason)
+    }
+
+    private func setAside(path: String, reason: String) {
         let aside = path + ".rejected"
         let moved = rename(path, aside) == 0
-        logger.error("saved timeline \(path) set aside\(moved ? " as \(aside)" : " (cannot rename it: \(FileIO.errnoText()))"): \(problem)")
-        return nil
+        logger.error("saved timeline \(path) set aside\(moved ? " as \(aside)" : " (cannot rename it: \(FileIO.errnoText()))"): \(reason)")
     }
 
     public func load(for spec: InstanceSpec) -> [WireEntry]? {

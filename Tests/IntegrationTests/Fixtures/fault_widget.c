@@ -6,6 +6,8 @@
  *   1  an entry dated "nan"                 2  an entry dated "-inf"
  *   3  an entry dated 1e300                 4  policy .after("-inf")
  *   5  a gauge whose value is "nan"         6  a frame whose width is "inf"
+ *   7  a lazyVGrid whose adaptive item's minimum + spacing is 0 (1 and -1; in range, drawn: "g1 g2")
+ *   8  the same grid with a minimum of "nan" (issue 23)
  *   10 forks a child that sleeps for an hour (holding the worker's pipes), then hangs
  *   11 forks such a child, then answers normally ("forked <child pid>")
  *   12 like 11, but the child leaves the worker's process group first (setsid)
@@ -140,7 +142,7 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
                            "\"ok\":true}"), response, response_length);
     }
     if (!strstr(req, "\"op\":\"timeline\"")) return answer(text("{\"ok\":true}"), response, response_length);
-    char now[32], view[128];
+    char now[32], view[256];
     snprintf(now, sizeof now, "%ld", (long)time(NULL));
     const char *never = "{\"type\":\"never\"}";
     switch (FAULT) {
@@ -152,6 +154,12 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
     case 5: return answer(timeline(now, "{\"bounds\":[0,1],\"kind\":\"gauge\",\"value\":\"nan\"}", never), response, response_length);
     case 6: return answer(timeline(now, "{\"kind\":\"text\",\"modifiers\":{\"frame\":{\"width\":\"inf\"}},\"text\":\"wide\"}", never),
                           response, response_length);
+    case 7:
+    case 8:
+        snprintf(view, sizeof view, "{\"children\":[{\"kind\":\"text\",\"text\":\"g1\"},{\"kind\":\"text\",\"text\":\"g2\"}],"
+                 "\"gridItems\":[{\"minimum\":%s,\"size\":\"adaptive\",\"spacing\":-1}],\"kind\":\"lazyVGrid\"}",
+                 FAULT == 7 ? "1" : "\"nan\"");
+        return answer(timeline(now, view, never), response, response_length);
     case 10:
         sleeping_child(0);
         for (;;) pause();
