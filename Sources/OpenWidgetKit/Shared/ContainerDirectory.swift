@@ -15,9 +15,13 @@ import Glibc
 struct ContainerDirectory {
     let fd: Int32
 
+    /// `O_PATH` (the same on every Linux architecture; Glibc imports it only with _GNU_SOURCE).
+    static let pathOnly: Int32 = 0o10000000
+
     /// Opens `root/name` (`name` one path component). nil with `errno` set when it cannot.
     init?(root: String, name: String) {
-        let rootFD = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // O_PATH: a sandboxed plugin may open its container but not list the root above it.
+        let rootFD = open(root, Self.pathOnly | O_DIRECTORY | O_CLOEXEC)
         guard rootFD >= 0 else { return nil }
         defer { let e = errno; _ = Glibc.close(rootFD); errno = e }
         let fd = openat(rootFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
