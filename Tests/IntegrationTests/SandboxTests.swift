@@ -101,4 +101,20 @@ let sandboxTestsRun: Bool = {
         #expect(r.text == "rh=ok wh=ok rg=ok wg=ok cn=ok", "\(r.text)")
         #expect(r.planted)
     }
+
+    /// Where the kernel offers Landlock but not the rest (user namespaces, seccomp) — or with
+    /// `WIDGETHOST_SANDBOX=landlock` — workers run under Landlock alone, and the log and
+    /// `status` say which protection is missing (issue 23).
+    @Test(.enabled(if: sandboxTestsRun, "this kernel has no Landlock"))
+    func withLandlockAloneTheLogAndStatusSayWhatIsMissing() throws {
+        let missing = "workers run without namespaces (a host /proc, $HOME, the network and the control socket are reachable) and seccomp"
+        let r = try probe(declared: false, environment: ["WIDGETHOST_SANDBOX": "landlock"]) { d in
+            #expect(d.stderr.contains(missing + ": WIDGETHOST_SANDBOX=landlock"), "\(d.stderr.suffix(1500))")
+            let status = run(TestPaths.widgethost, ["status", "--config", d.dir.path + "/config.json"])
+            #expect(status.stdout.contains("warning: " + missing), "\(status.stdout)")
+        }
+        #expect(r.text == "rh=no wh=no rg=no wg=no cn=no", "\(r.text)")
+        #expect(!r.worker.contains("Seccomp:\t2"), "\(r.worker)")
+    }
 }
+

@@ -78,13 +78,21 @@ public enum WorkerSandbox {
 
     /// Whether this kernel lets a worker have its own user, mount, PID, IPC and network
     /// namespaces and a seccomp filter: probed once, in a forked child (`widgethost_probe_isolation`).
-    private static let isolationProbe: Int32 = disabled ? 0 : widgethost_probe_isolation()
+    private static let isolationProbe: Int32 = disabled || landlockOnly ? 0 : widgethost_probe_isolation()
+
+    /// `WIDGETHOST_SANDBOX=landlock`: Landlock alone, no namespaces and no seccomp (to tell
+    /// whether the isolation is what breaks a plugin), with the same warning as on a kernel
+    /// without user namespaces.
+    static let landlockOnly = getenv("WIDGETHOST_SANDBOX").map { String(cString: $0) == "landlock" } ?? false
 
     /// True when workers are isolated (namespaces and seccomp on top of Landlock).
-    public static var isolationAvailable: Bool { landlockABI != nil && isolationProbe == 0 }
+    public static var isolationAvailable: Bool { landlockABI != nil && !landlockOnly && isolationProbe == 0 }
 
     /// Which protection is missing, when Landlock is there but the rest is not.
     static var isolationUnavailableReason: String? {
+        if landlockOnly {
+            return "workers run without namespaces (a host /proc, $HOME, the network and the control socket are reachable) and seccomp: WIDGETHOST_SANDBOX=landlock"
+        }
         switch isolationProbe {
         case 0: return nil
         case 1: return "workers run without namespaces (a host /proc, $HOME, the network and the control socket are reachable) and seccomp: this kernel refuses user namespaces"
