@@ -41,6 +41,19 @@ public final class UVPipe: UVHandle {
         })
     }
 
+    /// The pid of the process at the other end of this Unix socket when it connected
+    /// (`SO_PEERCRED`), 0 when the kernel cannot name it in this PID namespace, nil when this is
+    /// not a connected Unix socket.
+    public func peerProcessID() -> Int32? {
+        var fd: uv_os_fd_t = -1
+        guard !isClosing, uv_fileno(memory.assumingMemoryBound(to: uv_handle_t.self), &fd) == 0 else { return nil }
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (Glibc imports it only with _GNU_SOURCE)
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.pid
+    }
+
     /// Stops reading until `startReading()` (the writer blocks once the pipe is full).
     public func stopReading() {
         guard !isClosing else { return }

@@ -69,6 +69,8 @@ public final class WorkerProcess: WorkerConnection {
     private var openStreams = 2
     private var finished = false
     private var onExit: (WorkerFailure) -> Void
+    /// Called once when the process has exited and its streams are drained, stopped or not.
+    var onFinished: () -> Void = {}
     /// The process keeps its wrapper alive until it has exited and its streams are drained, so
     /// handles are always closed even after the owner lets go (e.g. after `stop()`).
     private var keepAlive: WorkerProcess?
@@ -263,6 +265,8 @@ public final class WorkerProcess: WorkerConnection {
         process.stdinPipe.close(); process.stdoutPipe.close(); process.stderrPipe.close()
         let cb = onExit
         onExit = { _ in }
+        onFinished()
+        onFinished = {}
         keepAlive = nil
         if !stopped { cb(failure) }
     }
@@ -285,6 +289,9 @@ public final class UVWorkerLauncher: WorkerLauncher {
     private let argv0: String?
     private let logger: Logger
     public var containersRoot: String
+    /// The pids of the workers started here that have not ended yet (each leads its process
+    /// group): the control socket refuses them and what they start (`ControlPeerPolicy`).
+    public private(set) var livePIDs: Set<Int32> = []
 
     /// - Parameter argv0: the workers' argv[0] (`WorkerProcess`).
     public init(loop: UVLoop, executable: String, argv0: String? = nil, containersRoot: String, logger: Logger) {
@@ -303,6 +310,9 @@ public final class UVWorkerLauncher: WorkerLauncher {
             let w = try WorkerProcess(loop: loop, executable: executable, argv0: argv0, pluginPath: pluginPath, arguments: arguments,
                                       environment: env, logger: logger, onExit: onExit)
             logger.debug("worker started: pid \(w.pid) for \(pluginPath)")
+            let pid = w.pid
+            livePIDs.insert(pid)
+            w.onFinished = { [weak self] in self?.livePIDs.remove(pid) }
             return .success(w)
         } catch {
             return .failure(error)

@@ -44,6 +44,11 @@ enum WorkerMain {
         // Die with the parent, whatever kills it.
         _ = widgethost_exit_with_parent(SIGKILL)
         if getppid() == 1 { Glibc.exit(0) }
+        if options.sandbox?.isolate == true {
+            // First, while this process is single-threaded: the worker goes on as the first
+            // process of its own PID namespace; this one stays outside and ends as it ends.
+            do { try WorkerSandbox.enterProcessNamespaces() } catch { WorkerServer.fail("\(options.plugin): \(error)") }
+        }
         // Keep a private copy of stdout for the protocol; fd 1 becomes stderr so a plugin's
         // print() cannot corrupt the frames.
         let protocolOut = fcntl(1, F_DUPFD_CLOEXEC, 3)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -137,6 +138,20 @@ func processesMentioning(_ text: String) -> [pid_t] {
 }
 
 /// Whether `pid` runs (exists and is not a zombie waiting for a parent that never reaps it).
+/// The pid, in the test's PID namespace, of the process a plugin named `pid` from inside its
+/// worker's own PID namespace (an isolated worker, issue 23): among the processes whose command
+/// line mentions `text` (one bundle's copy, so no other worker's namespace is searched), the one
+/// whose innermost pid (`NSpid`) is `pid`. `pid` itself when the worker has no namespace.
+func hostPID(_ pid: pid_t, mentioning text: String) -> pid_t {
+    for p in processesMentioning(text) {
+        guard let status = FileManagerFree.read("/proc/\(p)/status"),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("NSpid:") }) else { continue }
+        let ids = line.split(whereSeparator: { $0 == "\t" || $0 == " " }).dropFirst().compactMap { pid_t($0) }
+        if ids.count > 1 && ids.last == pid { return p }
+    }
+    return pid
+}
+
 func isAlive(_ pid: pid_t) -> Bool {
     guard let stat = FileManagerFree.read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
     let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
@@ -162,7 +177,8 @@ func isAlive(_ pid: pid_t) -> Bool {
     @Test func aChildOfAWorkerThatAnsweredEndsWithTheWorker() throws {
         try HostileTests().withHostile({ dir in try buildFault(in: dir, 11) }, seconds: 2) { d in
             #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
-            let child = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+            let named = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+            let child = hostPID(named, mentioning: "/state/bundles/hostile-")
             #expect(isAlive(child), "the child runs beside its worker")
             // A new build replaces the worker: the old one stops, and its child with it.
             d.install(try buildFault(in: d.dir.path, 0), as: "hostile.so")
@@ -255,7 +271,8 @@ func cpuSeconds(_ pid: pid_t) -> Double {
 @Suite(.serialized) struct LeftoverProcessTests {
     func forkedChild(_ d: RunningDaemon) throws -> pid_t {
         #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
-        return try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+        let named = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
+        return hostPID(named, mentioning: "/state/bundles/fault-")
     }
 
     @Test func aForkedChildDiesWhenTheHostIsKilled() throws {
@@ -275,6 +292,11 @@ func cpuSeconds(_ pid: pid_t) -> Double {
         d.signal(SIGKILL)
         _ = d.waitForExit()
         usleep(300_000)
+        if WorkerSandbox.isolationAvailable {
+            // In the worker's own PID namespace nothing outlives it, a session of its own or not.
+            #expect(eventually(timeout: 5) { !isAlive(child) }, "the child \(child) outlived its worker's PID namespace")
+            return
+        }
         #expect(isAlive(child), "a child in a session of its own outlives the killed host (what the restart cleans up)")
         let pid = spawnBackground(TestPaths.widgethost, ["run", "--config", d.dir.path + "/config.json"])
         defer { kill(pid, SIGTERM); var st: Int32 = 0; waitpid(pid, &st, 0) }

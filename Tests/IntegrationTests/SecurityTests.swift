@@ -42,4 +42,30 @@ import Glibc
         lstat(out, &st)
         #expect(st.st_mode & S_IFMT == S_IFREG)
     }
+
+    /// A plugin plants links in its own container for the user's unsandboxed `widgethost
+    /// defaults` (issue 23): `defaults.json` linked to a secret, the next writer's temporary
+    /// file linked to a file in `$HOME`. `read` refuses and says why; `write` follows neither —
+    /// the file in `$HOME` is unchanged, the secret is not copied into the container.
+    @Test func defaultsFollowNoLinkAPluginPlantedInItsContainer() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let home = dir.path + "/home", group = dir.path + "/containers/group.x"
+        mkdir(home, 0o700); mkdir(dir.path + "/containers", 0o700); mkdir(group, 0o700)
+        FileManagerFree.write(home + "/secret.json", #"{"token":"hunter2"}"#)
+        FileManagerFree.write(home + "/.bashrc", "precious")
+        #expect(symlink(home + "/secret.json", group + "/defaults.json") == 0)
+        let location = ["--containers", dir.path + "/containers", "group.x"]
+        let read = run(TestPaths.widgethost, ["defaults", "read"] + location + ["token"])
+        #expect(read.status != 0 && !read.stdout.contains("hunter2"), "\(read.stdout)")
+        #expect(read.stderr.contains("defaults.json is a symbolic link (refused)"), "\(read.stderr)")
+        // The next writer is this test's child: plant its temporary name for a range of pids.
+        for pid in getpid()..<(getpid() + 400) { _ = symlink(home + "/.bashrc", group + "/.defaults.\(pid).tmp") }
+        let write = run(TestPaths.widgethost, ["defaults", "write"] + location + ["k", "6"])
+        #expect(write.status == 0, "\(write.stderr)")
+        #expect(FileManagerFree.read(home + "/.bashrc") == "precious")
+        #expect(FileManagerFree.read(home + "/secret.json") == #"{"token":"hunter2"}"#)
+        let stored = FileManagerFree.read(group + "/defaults.json") ?? ""
+        #expect(stored.contains("\"k\"") && !stored.contains("hunter2"), "\(stored)")
+    }
 }
+

@@ -20,6 +20,19 @@ func run(_ command: String) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
+/// Writes `text` to `path` (test helper).
+private func writeText(_ path: String, _ text: String) {
+    guard let f = fopen(path, "w") else { return }
+    fputs(text, f)
+    fclose(f)
+}
+
+/// The text of `path`, nil when it cannot be read (test helper).
+private func readText(_ path: String) -> String? {
+    guard access(path, R_OK) == 0 else { return nil }
+    return run("cat '\(path)'")
+}
+
 @Suite(.serialized) struct SharedDefaultsTests {
     /// Points the containers root at a fresh directory for the duration of `body`.
     func withContainers(_ body: (String) throws -> Void) rethrows {
@@ -88,6 +101,62 @@ func run(_ command: String) -> String {
             #expect(d.integer(forKey: "k") == 1)
             let kept = run("ls '\(root)/group.g'")
             #expect(kept.contains("defaults.json.corrupt-"))
+        }
+    }
+
+    /// A sandboxed plugin writes its container; the user's unsandboxed writer must not follow
+    /// what it planted there (issue 23): `defaults.json` linked to a file of the user's is moved
+    /// aside, not written through, and not read (a secret would be copied into the container).
+    @Test func aLinkPlantedAsTheDefaultsFileIsNeitherReadNorWrittenThrough() throws {
+        try withContainers { root in
+            let d = try #require(SharedDefaults(suiteName: "group.l"))
+            let secret = root + "/secret.json"
+            writeText(secret, #"{"token":"hunter2"}"#)
+            #expect(symlink(secret, root + "/group.l/defaults.json") == 0)
+            #expect(d.string(forKey: "token") == nil, "read through the link")
+            #expect(d.stored() == .unusable(root + "/group.l/defaults.json is a symbolic link (refused)"))
+            try d.commit { $0["k"] = .number(1) }
+            #expect(readText(secret) == #"{"token":"hunter2"}"#, "written through the link")
+            let stored = readText(root + "/group.l/defaults.json") ?? ""
+            #expect(stored.contains("\"k\"") && !stored.contains("hunter2"), "\(stored)")
+            #expect(run("ls -a '\(root)/group.l'").contains("defaults.json.corrupt-"), "the link is kept aside")
+        }
+    }
+
+    /// The next writer's temporary file and the lock, planted as links to a file of the user's:
+    /// neither is followed (the file stays as it was), and the write lands.
+    @Test func linksPlantedAsTheTemporaryAndLockFilesAreNotFollowed() throws {
+        try withContainers { root in
+            let d = try #require(SharedDefaults(suiteName: "group.t"))
+            let victim = root + "/victim.txt"
+            writeText(victim, "precious")
+            #expect(symlink(victim, root + "/group.t/.defaults.\(getpid()).tmp") == 0)
+            #expect(symlink(victim, root + "/group.t/.defaults.lock") == 0)
+            try d.commit { $0["k"] = .number(2) }
+            #expect(readText(victim) == "precious")
+            #expect(d.integer(forKey: "k") == 2)
+            var st = stat()
+            #expect(lstat(root + "/group.t/.defaults.lock", &st) == 0 && st.st_mode & S_IFMT == S_IFREG)
+        }
+    }
+
+    /// A hard link to another file and a FIFO (which would block the reader for good) are
+    /// refused as the defaults file too.
+    @Test func aHardLinkOrAFIFOAsTheDefaultsFileIsRefused() throws {
+        try withContainers { root in
+            let d = try #require(SharedDefaults(suiteName: "group.h"))
+            let secret = root + "/secret.json"
+            writeText(secret, #"{"token":"hunter2"}"#)
+            #expect(link(secret, root + "/group.h/defaults.json") == 0)
+            #expect(d.string(forKey: "token") == nil, "read through the hard link")
+            d.set(3, forKey: "k")
+            #expect(readText(secret) == #"{"token":"hunter2"}"#)
+            #expect(d.integer(forKey: "k") == 3)
+            let f = try #require(SharedDefaults(suiteName: "group.f"))
+            #expect(mkfifo(root + "/group.f/defaults.json", 0o600) == 0)
+            #expect(f.dictionaryRepresentation().isEmpty)
+            f.set(4, forKey: "k")
+            #expect(f.integer(forKey: "k") == 4)
         }
     }
 }

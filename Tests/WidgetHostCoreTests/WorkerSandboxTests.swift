@@ -50,3 +50,37 @@ import Testing
         #expect(found.contains { text.contains($0 + "/libswiftCore.so") })
     }
 }
+
+/// The `--sandbox` argument carries the isolation, and an isolated worker's environment keeps
+/// no agent's or session's socket (issue 23).
+@Suite struct WorkerSandboxSpecTests {
+    @Test func theArgumentRoundTripsWithAndWithoutIsolation() {
+        for spec in [WorkerSandbox.Spec(readWrite: ["/c/group.a"], network: true, isolate: true),
+                     WorkerSandbox.Spec(readWrite: [], network: false, isolate: true),
+                     WorkerSandbox.Spec(readWrite: ["/c/g"], network: false, isolate: false)] {
+            #expect(WorkerSandbox.Spec.parse(spec.argument) == spec, "\(spec.argument)")
+        }
+        #expect(WorkerSandbox.Spec(network: false, isolate: true).argument == "no-network isolate")
+        #expect(WorkerSandbox.Spec.parse("no-network isolate extra") == nil)
+        #expect(WorkerSandbox.Spec.parse("no-network\nrelative") == nil)
+    }
+
+    @Test func anIsolatedWorkerKeepsNoSessionOrAgentVariable() {
+        for name in ["SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "GNUPGHOME", "XDG_RUNTIME"] {
+            #expect(!WorkerSandbox.keepsVariable(name), "\(name)")
+        }
+        for name in ["PATH", "HOME", "LANG", "LC_TIME", "TZ", "WIDGETHOST_CONTAINERS", "SWIFT_BACKTRACE", "XDG_DATA_HOME"] {
+            #expect(WorkerSandbox.keepsVariable(name), "\(name)")
+        }
+    }
+
+    /// What an isolated worker sees: no `/proc` or `/sys` of the host's, no `$HOME` beyond its
+    /// font folders, nothing of `/etc` but the named files.
+    @Test func anIsolatedWorkerSeesNoHomeNoHostProcAndOnlyNamedEtcFiles() {
+        let paths = WorkerSandbox.isolatedReadOnly(environment: ["HOME": "/home/u"], network: false)
+        #expect(!paths.contains("/proc") && !paths.contains("/sys") && !paths.contains("/etc") && !paths.contains("/home/u"))
+        #expect(paths.filter { $0.hasPrefix("/home/u") }.allSatisfy { $0.contains("font") })
+        #expect(paths.contains("/etc/localtime") && !paths.contains("/etc/resolv.conf"))
+        #expect(WorkerSandbox.isolatedReadOnly(environment: [:], network: true).contains("/etc/resolv.conf"))
+    }
+}

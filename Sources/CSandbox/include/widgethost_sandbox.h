@@ -46,4 +46,46 @@ int widgethost_exit_with_parent(int sig);
  */
 int widgethost_set_process_name(const char *name);
 
+/*
+ * A seccomp filter on the calling process and its children, for good: permission, owner and
+ * time changes by path (chmod family, chown family, utimes family: Landlock does not cover
+ * them), ptrace and other processes' memory, the key stores (keyctl, add_key, request_key),
+ * mount, pivot_root, unshare, setns and namespace flags to clone, bpf, perf, io_uring, module
+ * and reboot calls, TIOCSTI are refused with EPERM (clone3 with ENOSYS, so the C library uses
+ * clone). Sockets: none without `allow_network` (EACCES); with it, TCP and UDP over IPv4 and IPv6
+ * only (no raw, packet, netlink or Unix sockets). Calls of another architecture fail. Sets
+ * no_new_privs. Returns 0 or a negative errno.
+ */
+int widgethost_seccomp_apply(int allow_network);
+
+/*
+ * Moves the calling process (single-threaded) into new user (its uid and gid mapped to
+ * themselves), PID and IPC namespaces and forks twice: returns 0 in the worker, pid 2 of the
+ * new PID namespace. Pid 1 (the kernel ignores the signals it has no handler for, even its own
+ * raise()) only reaps, and tells the calling process how the worker ended; the calling process
+ * closes every descriptor but stderr, waits, and ends as the worker ended (by the same signal,
+ * or with the same status): it never returns. Each dies with its parent. A negative errno when
+ * the namespaces cannot be made.
+ */
+int widgethost_enter_process_namespaces(void);
+
+/*
+ * In a new mount namespace (and a new, empty network namespace unless `allow_network`), makes
+ * the calling process's root a read-only tmpfs holding only `read_only` paths (bound read-only;
+ * a symbolic link whose target is relative or under /usr is made again as a link), `read_write`
+ * paths (bound read-write) and a fresh /proc of the caller's PID namespace. Paths
+ * that do not exist are skipped. Call it in the user namespace the caller made (it needs
+ * CAP_SYS_ADMIN there). Returns 0 or a negative errno.
+ */
+int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t read_only_count,
+                                          const char *const *read_write, size_t read_write_count,
+                                          int allow_network);
+
+/*
+ * Whether this kernel lets an unprivileged process make user, PID, IPC, mount and network
+ * namespaces and load a seccomp filter, tried in a forked child: 0 yes, 1 no namespaces, 2 no
+ * seccomp, a negative errno when the probe itself failed.
+ */
+int widgethost_probe_isolation(void);
+
 #endif

@@ -9,16 +9,20 @@ import Glibc
 /// Every write is a read–modify–write under an exclusive `flock` on `.defaults.lock`, written to
 /// a temporary file and renamed, so concurrent writers (an app, `widgethost defaults write`, a
 /// plugin's intent) never lose each other's keys and a reader never sees a torn file. Reads take
-/// the current file each time (no cache to go stale across processes). Safe from any thread.
+/// the current file each time (no cache to go stale across processes). No file in the container
+/// is ever followed as a link (`ContainerDirectory`). Safe from any thread.
 public final class SharedDefaults: @unchecked Sendable {
     public let suiteName: String
     public let directory: String
+    /// The containers root `directory` is in.
+    private let root: String
 
     /// nil when `suiteName` is not a valid group id (as `UserDefaults(suiteName:)` is nil for a bad suite).
     public init?(suiteName: String) {
-        guard AppGroupContainer.isValidGroupID(suiteName), let url = AppGroupContainer.url(forAppGroup: suiteName) else { return nil }
+        guard AppGroupContainer.isValidGroupID(suiteName), AppGroupContainer.url(forAppGroup: suiteName) != nil else { return nil }
         self.suiteName = suiteName
-        self.directory = url.path(percentEncoded: false)
+        self.root = AppGroupContainer.rootPath
+        self.directory = root + "/" + suiteName
     }
 
     /// Container file names.
@@ -104,26 +108,32 @@ public final class SharedDefaults: @unchecked Sendable {
     }
 
     /// `update`, throwing when the change could not be written.
+    ///
+    /// Every file is reached under the container's descriptor and never followed as a link
+    /// (`ContainerDirectory`): a plugin may have planted one for this unsandboxed writer.
     public func commit(_ change: (inout [String: JSONValue]) -> Void) throws(WriteError) {
         func failure(_ what: String) -> WriteError {
             WriteError(description: "cannot write \(what) in the container \(directory): \(String(cString: strerror(errno)))")
         }
-        let lockFD = open(directory + "/" + Self.lockName, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard let container = openContainer() else { throw failure("the lock file") }
+        defer { container.close() }
+        let lockFD = container.openOrCreate(Self.lockName)
         guard lockFD >= 0 || errno == EACCES || errno == EROFS else { throw failure("the lock file") }
         if lockFD >= 0 { while flock(lockFD, LOCK_EX) != 0 && errno == EINTR {} }
         defer { if lockFD >= 0 { flock(lockFD, LOCK_UN); close(lockFD) } }
         var values: [String: JSONValue]
-        switch loadChecked() {
-        case .some(let v): values = v
-        case .none:
-            // Unreadable or not JSON: keep the bytes for a human instead of overwriting them.
-            rename(filePath, filePath + ".corrupt-\(Int(Date().timeIntervalSince1970))")
+        switch read(container) {
+        case .values(let v): values = v
+        case .unusable:
+            // Unreadable, not JSON, or not a plain file: keep it for a human instead of
+            // overwriting it (a link is moved aside, not followed).
+            _ = container.rename(Self.fileName, to: Self.fileName + ".corrupt-\(Int(Date().timeIntervalSince1970))")
             values = [:]
         }
         change(&values)
         guard let data = try? WireCodec.encoder().encode(values) else { throw WriteError(description: "the values cannot be encoded as JSON") }
-        let tmp = directory + "/.defaults.\(getpid()).tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let tmp = ".defaults.\(getpid()).tmp"
+        let fd = container.create(tmp)
         guard fd >= 0 else { throw failure("a temporary file") }
         let ok = data.withUnsafeBytes { raw -> Bool in
             var off = 0
@@ -134,33 +144,62 @@ public final class SharedDefaults: @unchecked Sendable {
             }
             return true
         }
-        guard close(fd) == 0, ok else { let e = failure("the values"); unlink(tmp); throw e }
-        guard rename(tmp, filePath) == 0 else { let e = failure("the defaults file"); unlink(tmp); throw e }
+        guard close(fd) == 0, ok else { let e = failure("the values"); container.remove(tmp); throw e }
+        guard container.rename(tmp, to: Self.fileName) else { let e = failure("the defaults file"); container.remove(tmp); throw e }
     }
 
     /// Largest defaults file read (a bigger file is read as empty and, on the next write, set aside as `.corrupt-<time>`).
     public static let maxFileSize = 4 << 20
 
-    func load() -> [String: JSONValue] { loadChecked() ?? [:] }
+    /// What the defaults file holds: its values (`[:]` when there is none yet), or why it cannot
+    /// be used (over the size cap, not a JSON object, a link or not a plain file).
+    public enum Stored: Equatable, Sendable {
+        case values([String: JSONValue])
+        case unusable(String)
+    }
 
-    /// The stored values; `[:]` when there is no file yet, nil when the file is over the size
-    /// cap or not a JSON object.
-    func loadChecked() -> [String: JSONValue]? {
-        let fd = open(filePath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [:] }
+    /// The stored values, or why the file is refused (`widgethost defaults read` says so).
+    public func stored() -> Stored {
+        guard let container = openContainer() else { return .unusable("cannot open the container \(directory): \(String(cString: strerror(errno)))") }
+        defer { container.close() }
+        return read(container)
+    }
+
+    func load() -> [String: JSONValue] {
+        if case .values(let v) = stored() { return v }
+        return [:]
+    }
+
+    private func openContainer() -> ContainerDirectory? {
+        ContainerDirectory(root: root, name: suiteName)
+    }
+
+    private func read(_ container: ContainerDirectory) -> Stored {
+        let fd = container.openForReading(Self.fileName)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: return .values([:])
+            case ELOOP: return .unusable("\(filePath) is a symbolic link (refused)")
+            case EPERM: return .unusable("\(filePath) is not a plain file with one name (refused)")
+            default: return .unusable("cannot read \(filePath): \(String(cString: strerror(errno)))")
+            }
+        }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, Int(st.st_size) <= Self.maxFileSize else { return nil }
+        guard fstat(fd, &st) == 0, Int(st.st_size) <= Self.maxFileSize else { return .unusable("\(filePath) is over \(Self.maxFileSize) bytes") }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var off = 0
         while off < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + off, $0.count - off) }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + off, $0.count - off) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             off += n
         }
-        if off == 0 { return [:] }
-        return try? WireCodec.decode([String: JSONValue].self, from: Data(bytes[0..<off]))
+        if off == 0 { return .values([:]) }
+        guard let values = try? WireCodec.decode([String: JSONValue].self, from: Data(bytes[0..<off])) else {
+            return .unusable("\(filePath) is not a JSON object")
+        }
+        return .values(values)
     }
 
     static func toAny(_ v: JSONValue) -> Any {

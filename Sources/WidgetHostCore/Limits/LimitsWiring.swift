@@ -18,7 +18,8 @@ enum LimitsWiring {
             let l = enforcer.config.limits(fileName: bundle.name, bundleId: registry?.bundles[bundle.name]?.bundleId)
             var args = l.workerArguments
             if WorkerSandbox.landlockABI != nil {
-                args += ["--sandbox", WorkerSandbox.Spec(manifest: bundle.manifest, containersRoot: enforcer.config.paths.containers).argument]
+                args += ["--sandbox", WorkerSandbox.Spec(manifest: bundle.manifest, containersRoot: enforcer.config.paths.containers,
+                                                       isolate: WorkerSandbox.isolationAvailable).argument]
             }
             return args
         }

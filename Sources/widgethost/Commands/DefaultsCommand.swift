@@ -8,7 +8,8 @@ import Glibc
 
 /// `widgethost defaults read|write|delete <group> [key] [value]`: edits an app group's
 /// `SharedDefaults` the way `defaults(1)` edits a domain — atomically and under the container's
-/// lock, so an app, a script and a plugin never lose each other's writes.
+/// lock, so an app, a script and a plugin never lose each other's writes. It runs unsandboxed in
+/// a folder a plugin writes: no file there is followed as a link (`SharedDefaults`).
 struct DefaultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "defaults",
@@ -60,11 +61,17 @@ struct DefaultsCommand: ParsableCommand {
         @Argument var key: String?
         func run() throws {
             let d = try location.open(group)
+            // A file a plugin planted (a link, a FIFO) is refused, with the reason, never followed.
+            let values: [String: JSONValue]
+            switch d.stored() {
+            case .values(let v): values = v
+            case .unusable(let why): throw ValidationError(why)
+            }
             if let key {
-                guard let v = d.value(forKey: key) else { throw ValidationError("no key \"\(key)\" in \(group)") }
+                guard let v = values[key] else { throw ValidationError("no key \"\(key)\" in \(group)") }
                 if case .string(let s) = v { print(s) } else { print(String(decoding: try WireCodec.encode(v), as: UTF8.self)) }
             } else {
-                print(String(decoding: try WireCodec.encode(d.dictionaryRepresentation()), as: UTF8.self))
+                print(String(decoding: try WireCodec.encode(values), as: UTF8.self))
             }
         }
     }

@@ -24,8 +24,13 @@ final class DaemonControl {
     private var stdinPipe: UVPipe?
     private var clickParser = I3BarClickParser()
 
-    init(loop: UVLoop, host: WidgetHost, logger: Logger) {
+    /// The pids of this host's live workers, which the socket refuses (`ControlPeerPolicy`).
+    private let workerPIDs: () -> Set<Int32>
+    private var refusedPeersLogged = 0
+
+    init(loop: UVLoop, host: WidgetHost, workerPIDs: @escaping () -> Set<Int32>, logger: Logger) {
         self.loop = loop
+        self.workerPIDs = workerPIDs
         self.host = host
         self.logger = logger
         service = ControlService(host: host, pid: getpid(), logger: logger)
@@ -45,6 +50,16 @@ final class DaemonControl {
     private var now: Double { Double(loop.nowMilliseconds) / 1000 }
 
     private func accept(_ client: UVPipe) {
+        // A plugin may find the socket; neither it nor anything it started may use it.
+        if let why = ControlPeerPolicy.refusal(peer: client.peerProcessID() ?? 0, workers: workerPIDs(), hostPID: getpid(),
+                                               table: ControlPeerPolicy.LiveProcessTable()) {
+            refusedPeersLogged += 1
+            if refusedPeersLogged <= 5 || refusedPeersLogged.nonzeroBitCount == 1 {
+                logger.warning("control socket: refused \(why) (\(refusedPeersLogged) refused so far)")
+            }
+            client.close()
+            return
+        }
         nextClient += 1
         let key = nextClient
         if let evicted = table.admit(key, now: now) {

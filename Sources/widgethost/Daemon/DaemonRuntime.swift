@@ -78,7 +78,7 @@ final class DaemonRuntime {
         }
         host.onContainerDirectoriesChanged = { [weak self] dirs in self?.watchContainers(dirs) }
         i3bar?.start()
-        control = DaemonControl(loop: loop, host: host, logger: logger)
+        control = DaemonControl(loop: loop, host: host, workerPIDs: { [launcher] in launcher.livePIDs }, logger: logger)
         control?.listen(path: ControlSocketPath.resolve(host.config.paths, environment: ProcessEnvironment.current()))
         if i3bar != nil { control?.readClicks() }
         publishPresence()
