@@ -126,6 +126,22 @@ final class FakeRenderLauncher: PictureRenderLauncher {
         #expect(launcher.current.requests.first?.timeout == 2, "the widget's budget (2 s) under picture.timeoutSeconds (5 s)")
     }
 
+    /// The render process parses plugins' trees, so its replies are not trusted either: a drawing
+    /// time of 10³⁰⁰ ms (valid JSON) once made the debug log's `Int(ms * 1000)` trap the host.
+    @Test func aReplyWithAnAbsurdDrawingTimeIsLoggedWithoutATrap() throws {
+        var debugLogger = Logger(label: "test")
+        debugLogger.logLevel = .debug
+        let loop = VirtualLoop(), launcher = FakeRenderLauncher()
+        let p = PictureOutputs(config: try config(), loop: loop, launcher: launcher, logger: debugLogger)
+        for ms in [1e300, -1e300, .infinity, .nan] {
+            p.show(spec("pic", [.files, .png]), view: text("\(ms)"), now: loop.now, live: false)
+            let reply = try #require(launcher.current.replies.first)
+            launcher.current.replies.removeFirst()
+            reply(.success(PictureRenderReply(ok: true, written: [], milliseconds: ms)))
+        }
+        #expect(launcher.launched.count == 1, "every reply was taken; the render process was never restarted")
+    }
+
     @Test func anEntryWithoutLiveDatesIsDrawnOnceAndALiveOneOnEveryTick() throws {
         let loop = VirtualLoop(), launcher = FakeRenderLauncher()
         let p = PictureOutputs(config: try config(#"{"defaults": {"picture": {"colorScheme": "dark", "scale": 3}}}"#), loop: loop, launcher: launcher, logger: logger)

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 import OpenWidgetKit
+import WidgetRendering
 
 /// The `png` / `svg` outputs (DESIGN §11): the entry on screen of every widget that has one is
 /// drawn by the render process into `out/<id>.png` / `out/<id>.svg`, with
@@ -258,7 +259,7 @@ public final class PictureOutputs {
                     break
                 }
                 if !live { drawn[id] = k }
-                logger.debug("picture of \(id) drawn in \(Int((reply.milliseconds ?? 0) * 1000)) µs: \(reply.written.isEmpty ? "unchanged" : "replaced " + reply.written.map(\.lastPathComponent).joined(separator: ", "))")
+                logger.debug("picture of \(id) drawn in \(Int(saturating: (reply.milliseconds ?? 0) * 1000)) µs: \(reply.written.isEmpty ? "unchanged" : "replaced " + reply.written.map(\.lastPathComponent).joined(separator: ", "))")
                 let now = Set([k.request.png, k.request.svg, k.request.regions].compactMap { $0 })
                 deleteFiles(of: id, keeping: now)
                 files[id] = now
