@@ -24,6 +24,7 @@ let subcommandList: [any ParsableCommand.Type] = [
     StatusCommand.self,
     FollowCommand.self,
     ValidateCommand.self,
+    AddCommand.self, RemoveCommand.self, ConfigureCommand.self, MoveCommand.self, GalleryCommand.self,
 ]
 
 /// The entry point. `worker` runs `widgethost-worker` (`WorkerCommand`), and `run` — the daemon —
