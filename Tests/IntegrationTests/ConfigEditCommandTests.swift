@@ -172,6 +172,27 @@ import Glibc
         #expect(d.output("MyAppWidget-accessoryInline")?["removed"] == nil)
         #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
     }
+
+    /// A config kept elsewhere and symlinked into place (a dotfiles checkout): the link stays a
+    /// link, and the host, which watches the link's folder, still sees the edit.
+    @Test func anEditThroughASymlinkReachesTheRunningHost() throws {
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "widgets": []}"#
+        let d = try RunningDaemon(config: config) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin("StatsWidget"), dir + "/Plugins/StatsWidget.so"])
+            guard FileManagerFree.exists(dir + "/config.json") else { return }
+            mkdir(dir + "/dotfiles", 0o755)
+            rename(dir + "/config.json", dir + "/dotfiles/config.json")
+            symlink(dir + "/dotfiles/config.json", dir + "/config.json")
+        }
+        #expect(eventually { d.stderr.contains("plugin loaded: StatsWidget.so") }, "\(d.stderr)")
+        let add = run(TestPaths.widgethost, ["add", Self.stats, "--family", "accessoryRectangular", "--config", d.dir.path + "/config.json"])
+        #expect(add.status == 0, "\(add.stderr)")
+        var st = stat()
+        lstat(d.dir.path + "/config.json", &st)
+        #expect(st.st_mode & S_IFMT == S_IFLNK)
+        #expect(FileManagerFree.read(d.dir.path + "/dotfiles/config.json")?.contains(Self.stats) == true)
+        #expect(eventually { d.output("\(Self.stats)-accessoryRectangular") != nil }, "stderr:\n\(d.stderr)")
+    }
 }
 
 private extension String {
