@@ -104,6 +104,8 @@ let package = Package(
             ],
             swiftSettings: directMetadataAccess
         ),
+        // Edits of config.json (add, remove, configure, move) shared by the CLI and a graphical editor.
+        .target(name: "WidgetConfigEditing", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .target(
             name: "WidgetHostUV",
             dependencies: ["CLibUV", "WidgetHostCore", .product(name: "Logging", package: "swift-log")],
@@ -119,6 +121,7 @@ let package = Package(
             name: "widgethost",
             dependencies: [
                 "OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetHostUV", "CWidgetPluginABI", "CSandbox",
+                "WidgetConfigEditing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -147,6 +150,7 @@ let package = Package(
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics"],

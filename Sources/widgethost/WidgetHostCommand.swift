@@ -25,6 +25,7 @@ let subcommandList: [any ParsableCommand.Type] = [
     FollowCommand.self,
     ValidateCommand.self,
     NewBundleCommand.self,
+    AddCommand.self, RemoveCommand.self, ConfigureCommand.self, MoveCommand.self, GalleryCommand.self,
 ]
 
 /// The entry point. `worker` runs `widgethost-worker` (`WorkerCommand`), and `run` — the daemon —
