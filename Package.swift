@@ -122,10 +122,8 @@ let package = Package(
                swiftSettings: toolchainSwiftSyntax.swift, linkerSettings: toolchainSwiftSyntax.linker),
         .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
         .plugin(name: "WidgetBundleSupport", capability: .buildTool(), path: "PackagePlugins/WidgetBundleSupport"),
-        .target(name: "Combine", dependencies: [
-            .product(name: "OpenCombine", package: "OpenCombine"),
-            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-        ]),
+        // Not OpenCombineDispatch: see Sources/Combine/DispatchQueue+Scheduler.swift.
+        .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
         .target(
             name: "WidgetHostCore",
             dependencies: [
@@ -179,7 +177,7 @@ let package = Package(
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics"],
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine"],
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {
