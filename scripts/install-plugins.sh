@@ -14,7 +14,7 @@ bash scripts/install-deps.sh
 if [ -x ".build/$config/widgethost" ]; then
     echo "Rebuilding what changed since the last $config build of WidgetHost (seconds; minutes after a large pull)…" >&2
 else
-    echo "Building WidgetHost ($config: the host and its processes, the ${#bundles[@]} example bundles, the test fixtures) for the first time: about 4 minutes with 2 idle cores, once; later runs rebuild only what changed…" >&2
+    echo "Building WidgetHost ($config: the host and its processes, the ${#bundles[@]} example bundles, the test fixtures) for the first time: about 3 minutes with 2 idle cores (longer while other builds run), once; later runs rebuild only what changed…" >&2
 fi
 swift build -c "$config" >&2
 bin="$PWD/.build/$config"   # what `swift build --show-bin-path` says, without a second second of planning

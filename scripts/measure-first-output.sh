@@ -2,9 +2,10 @@
 # The run command as a new user meets it (issue 22): clones a commit of this repository into a
 # fresh folder (no .build, no Plugins/*.so, no out/), runs `scripts/run.sh` there and measures the
 # seconds until the first file appears in out/ (cold), stops the host, empties out/ and does it
-# again (warm). Prints one line per run with the commit, the machine's cores and its load before
-# and after (the figures mean little without it on a shared machine), and the first lines
-# run.sh printed. The clone's host is private: its own XDG_RUNTIME_DIR and state.
+# again (warm). Prints one line per run with the seconds, the CPU seconds the build took before
+# the output (comparable across loads), the commit, the machine's cores and its load before and
+# after (wall figures mean little without it on a shared machine), and the line run.sh printed
+# about what it builds. The clone's host is private: its own XDG_RUNTIME_DIR and state.
 #
 # Usage: scripts/measure-first-output.sh [--commit REV] [--keep] [--timeout SECONDS]
 #   --commit REV   what to clone (default HEAD; commit first, the clone sees only commits)
