@@ -2,6 +2,9 @@
 // WidgetHost — WidgetKit for Linux. Module map and dependency rules: docs/architecture.md.
 import CompilerPluginSupport
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Example widget bundles: each is one `.so` (a dynamic library product) that statically links
 /// the SDK. `scripts/install-plugins.sh` copies them into `Plugins/`.
@@ -36,6 +39,36 @@ let pluginSwiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 /// daemon's and the worker's start-up path.
 let directMetadataAccess: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
 
+/// The toolchain's own swift-syntax, `<toolchain>/usr/lib/swift/host`: the modules and libraries the
+/// compiler's own macros (`@Observable`, `#expect`) are built against. The `#Preview` macro links
+/// these instead of building the swift-syntax package, which cost a cold release build ~9 minutes
+/// on 2 cores (docs/performance.md, issue 22). Found next to the `PackageDescription` library this
+/// manifest runs with, so it is the toolchain that builds the package, whoever depends on it.
+let toolchainHostLibraries: String = {
+    #if canImport(Glibc)
+    if let maps = fopen("/proc/self/maps", "r") {
+        defer { fclose(maps) }
+        var line = [CChar](repeating: 0, count: 4096)
+        let suffix = "/pm/ManifestAPI/libPackageDescription.so"
+        while fgets(&line, Int32(line.count), maps) != nil {
+            let end = line.firstIndex { $0 == 0 || $0 == 10 } ?? line.endIndex  // NUL or newline
+            let text = String(decoding: line[..<end].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let slash = text.firstIndex(of: "/"), text.hasSuffix(suffix) {
+                return String(text[slash...].dropLast(suffix.count)) + "/host"
+            }
+        }
+    }
+    #endif
+    return "/usr/lib/swift/host"
+}()
+
+/// Compiler and linker flags for a module that imports the toolchain's swift-syntax modules.
+let toolchainSwiftSyntax: (swift: [SwiftSetting], linker: [LinkerSetting]) = (
+    [.unsafeFlags(["-I", toolchainHostLibraries])],
+    [.unsafeFlags(["-L", toolchainHostLibraries, "-Xlinker", "-rpath", "-Xlinker", toolchainHostLibraries,
+                   "-lSwiftSyntax", "-lSwiftSyntaxMacros", "-lSwiftCompilerPluginMessageHandling"])]
+)
+
 let package = Package(
     name: "WidgetHost",
     products: [
@@ -46,7 +79,7 @@ let package = Package(
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
         /// `import Combine` for widget code (OpenCombine under Apple's name); only bundles that use it link it.
         .library(name: "Combine", targets: ["Combine"]),
-        /// `#Preview` for widgets (a swift-syntax macro): only bundles with previews link it.
+        /// `#Preview` for widgets (a macro over the toolchain's swift-syntax): only bundles with previews link it.
         .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
         /// Every bundle target uses it: one `CGFloat` per bundle, so files that import Foundation compile.
         .plugin(name: "WidgetBundleSupport", targets: ["WidgetBundleSupport"]),
@@ -55,7 +88,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
-        .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -86,16 +118,12 @@ let package = Package(
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"], swiftSettings: directMetadataAccess),
         .target(name: "WidgetLayout", dependencies: ["OpenWidgetKit", "WidgetRendering"]),
         .target(name: "WidgetGraphics", dependencies: ["CCairo", "WidgetLayout", "OpenWidgetKit", "WidgetRendering"]),
-        .macro(name: "WidgetPreviewMacros", dependencies: [
-            .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-            .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
-        ]),
+        .macro(name: "WidgetPreviewMacros",
+               swiftSettings: toolchainSwiftSyntax.swift, linkerSettings: toolchainSwiftSyntax.linker),
         .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
         .plugin(name: "WidgetBundleSupport", capability: .buildTool(), path: "PackagePlugins/WidgetBundleSupport"),
-        .target(name: "Combine", dependencies: [
-            .product(name: "OpenCombine", package: "OpenCombine"),
-            .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-        ]),
+        // Not OpenCombineDispatch: see Sources/Combine/DispatchQueue+Scheduler.swift.
+        .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
         .target(
             name: "WidgetHostCore",
             dependencies: [
@@ -153,7 +181,7 @@ let package = Package(
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics"],
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine"],
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {

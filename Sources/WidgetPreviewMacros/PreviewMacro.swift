@@ -1,4 +1,3 @@
-import SwiftCompilerPlugin
 import SwiftSyntax
 import SwiftSyntaxMacros
 
@@ -32,9 +31,4 @@ public struct WidgetPreviewMacro: DeclarationMacro {
             }
             """]
     }
-}
-
-@main
-struct WidgetPreviewMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [WidgetPreviewMacro.self]
 }
