@@ -346,44 +346,80 @@ static unsigned long locked_flags(const char *path) {
     return flags;
 }
 
-/* Makes `path` (of the old root, seen at /oldroot) appear at /newroot/path: a symbolic link as
-   the same link, a directory or file bound (read-only unless `writable`). Absent: skipped. */
-static int expose(const char *path, int writable) {
-    char src[4096], dst[4096];
-    if (snprintf(src, sizeof src, "/oldroot%s", path) >= (int)sizeof src) return -ENAMETOOLONG;
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#define SYS_move_mount 429
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#define WH_OPEN_TREE_CLONE 1U
+#define WH_MOVE_MOUNT_F_EMPTY_PATH 0x4U
+#define WH_RESOLVE_IN_ROOT 0x10ULL
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+struct wh_open_how {
+    uint64_t flags;
+    uint64_t mode;
+    uint64_t resolve;
+};
+
+/* `path` opened (O_PATH) as the old root `oldroot` has it: every link on the way, absolute ones
+   too (/home -> /data/home), followed inside the old root; the last one too unless `nofollow`. */
+static int open_in_old_root(int oldroot, const char *path, int nofollow) {
+    struct wh_open_how how = {.flags = O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0), .resolve = WH_RESOLVE_IN_ROOT};
+    return (int)syscall(SYS_openat2, oldroot, path, &how, sizeof how);
+}
+
+/* Makes `path` of the old root (`oldroot`, a descriptor of it) appear at /newroot/path: a
+   symbolic link as the same link, a directory or file bound (read-only unless `writable`).
+   Absent: skipped. */
+static int expose(int oldroot, const char *path, int writable) {
+    char dst[4096];
     if (snprintf(dst, sizeof dst, "/newroot%s", path) >= (int)sizeof dst) return -ENAMETOOLONG;
+    int fd = open_in_old_root(oldroot, path, 1);
+    if (fd < 0) return errno == ENOSYS ? -ENOSYS : 0;
     struct stat st;
-    if (lstat(src, &st) != 0) return 0;
+    int rc = fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 ? 0 : -errno;
     char *slash = strrchr(dst, '/');
-    if (slash && slash != dst) {
+    if (rc == 0 && slash && slash != dst) {
         *slash = 0;
-        int rc = make_dirs(dst);
+        rc = make_dirs(dst);
         *slash = '/';
-        if (rc != 0) return rc;
     }
-    if (S_ISLNK(st.st_mode)) {
+    if (rc == 0 && S_ISLNK(st.st_mode)) {
         /* /lib -> usr/lib, /etc/localtime -> /usr/share/zoneinfo/…: the same link (the time
            zone's name is read from it). A link elsewhere (/etc/resolv.conf -> /run/…) is bound. */
         char target[4096];
-        ssize_t n = readlink(src, target, sizeof target - 1);
+        ssize_t n = readlinkat(fd, "", target, sizeof target - 1);
+        close(fd);
         if (n < 0) return -errno;
         target[n] = 0;
         if (target[0] != '/' || strncmp(target, "/usr/", 5) == 0) {
             if (symlink(target, dst) != 0 && errno != EEXIST) return -errno;
             return 0;
         }
-        /* the target as the old root has it (one level of link) */
-        if (snprintf(src, sizeof src, "/oldroot%s", target) >= (int)sizeof src) return -ENAMETOOLONG;
-        if (stat(src, &st) != 0) return 0;
+        fd = open_in_old_root(oldroot, path, 0);
+        if (fd < 0) return 0;
+        rc = fstatat(fd, "", &st, AT_EMPTY_PATH) == 0 ? 0 : -errno;
     }
-    if (S_ISDIR(st.st_mode)) {
-        if (mkdir(dst, 0755) != 0 && errno != EEXIST) return -errno;
-    } else {
-        int fd = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0 && errno != EEXIST) return -errno;
-        if (fd >= 0) close(fd);
+    if (rc == 0 && S_ISDIR(st.st_mode)) {
+        if (mkdir(dst, 0755) != 0 && errno != EEXIST) rc = -errno;
+    } else if (rc == 0) {
+        int made = open(dst, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (made < 0 && errno != EEXIST) rc = -errno;
+        if (made >= 0) close(made);
     }
-    if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) != 0) return -errno;
+    /* The bind is made from the descriptor: the path is not resolved again outside the old root. */
+    int tree = rc == 0 ? (int)syscall(SYS_open_tree, fd, "", WH_OPEN_TREE_CLONE | AT_RECURSIVE | AT_EMPTY_PATH | O_CLOEXEC) : -1;
+    if (rc == 0 && tree < 0) rc = -errno;
+    close(fd);
+    if (rc != 0) return rc;
+    rc = syscall(SYS_move_mount, tree, "", AT_FDCWD, dst, WH_MOVE_MOUNT_F_EMPTY_PATH) == 0 ? 0 : -errno;
+    close(tree);
+    if (rc != 0) return rc;
     if (!writable && mount(NULL, dst, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | locked_flags(dst), NULL) != 0) return -errno;
     return 0;
 }
@@ -401,9 +437,12 @@ int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t r
     if (syscall(SYS_pivot_root, "/tmp", "/tmp/oldroot") != 0) return -errno;
     if (chdir("/") != 0) return -errno;
     if (mount("tmpfs", "/newroot", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m") != 0) return -errno;
+    int oldroot = open("/oldroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (oldroot < 0) return -errno;
     int rc = 0;
-    for (size_t i = 0; i < read_only_count && rc == 0; i++) rc = expose(read_only[i], 0);
-    for (size_t i = 0; i < read_write_count && rc == 0; i++) rc = expose(read_write[i], 1);
+    for (size_t i = 0; i < read_only_count && rc == 0; i++) rc = expose(oldroot, read_only[i], 0);
+    for (size_t i = 0; i < read_write_count && rc == 0; i++) rc = expose(oldroot, read_write[i], 1);
+    close(oldroot);
     if (rc != 0) return rc;
     /* The PID namespace's own /proc: its processes only; system-wide figures stay right. */
     if (make_dirs("/newroot/proc") != 0) return -errno;

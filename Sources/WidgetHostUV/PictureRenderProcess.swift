@@ -152,7 +152,8 @@ public final class PictureRenderProcess: PictureRenderConnection {
 }
 
 /// Starts `widgethost-render --serve --out DIR --memory-mb N` (next to `widgethost`, or
-/// `WIDGETHOST_RENDER_EXECUTABLE`) with `SWIFT_BACKTRACE=enable=no`; the process confines itself
+/// `WIDGETHOST_RENDER_EXECUTABLE`) with `SWIFT_BACKTRACE=enable=no` and the daemon's environment
+/// cut to what drawing needs (`RenderEnvironment`); the process confines itself
 /// to the `PictureRenderLimits` given. Loop thread only.
 public final class UVPictureRenderLauncher: PictureRenderLauncher {
     private let loop: UVLoop
@@ -164,7 +165,7 @@ public final class UVPictureRenderLauncher: PictureRenderLauncher {
     }
 
     public func launch(_ limits: PictureRenderLimits, onExit: @escaping (WorkerFailure) -> Void) -> Result<any PictureRenderConnection, WorkerFailure> {
-        var env = ProcessEnvironment.current()
+        var env = RenderEnvironment.cut(ProcessEnvironment.current())
         env["SWIFT_BACKTRACE"] = "enable=no"
         let arguments = ["--serve", "--out", limits.outDirectory, "--memory-mb", String(limits.memoryMB)]
         do {

@@ -123,14 +123,7 @@ extension FaultInjectionTests {
 /// every worker runs `widgethost worker --plugin <dir>/state/bundles/…`, and so does a child a
 /// plugin forks).
 func processesMentioning(_ text: String) -> [pid_t] {
-    var names: [String] = []
-    if let d = opendir("/proc") {
-        while let e = readdir(d) {
-            names.append(withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        closedir(d)
-    }
-    return names.compactMap { name -> pid_t? in
+    FileManagerFree.names(in: "/proc").compactMap { name -> pid_t? in
         guard let pid = pid_t(name), pid != getpid(), isAlive(pid),
               let cmd = FileManagerFree.read("/proc/\(name)/cmdline"), cmd.contains(text) else { return nil }
         return pid

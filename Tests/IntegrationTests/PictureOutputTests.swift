@@ -41,11 +41,7 @@ import Glibc
 
     /// Child processes of `pid` running `widgethost-render --serve`.
     func renderProcesses(of pid: pid_t) -> [pid_t] {
-        processesMentioning("widgethost-render").filter { p in
-            guard let s = FileManagerFree.read("/proc/\(p)/stat"), let close = s.lastIndex(of: ")") else { return false }
-            let fields = s[s.index(after: close)...].split(separator: " ")
-            return fields.count > 2 && pid_t(fields[1]) == pid
-        }
+        processesMentioning("widgethost-render").filter { parent(of: $0) == pid }
     }
 
     /// The widget's timeline requests whose answer has arrived, from `status --json`
@@ -174,11 +170,12 @@ import Glibc
         // the host's death leaves on its stdin, so only the parent-death signal can end it.
         let d = try habitDaemon(config())
         #expect(eventually { bytes(d, habit + ".png") != nil }, "stderr:\n\(d.stderr)")
-        let render = try #require(renderProcesses(of: d.pid).first)
+        let started = try #require(renderProcesses(of: d.pid).first)
+        let render = innermost(started)  // the one drawing, in its own PID namespace
         kill(render, SIGSTOP)
         d.signal(SIGKILL)
         _ = d.waitForExit()
-        #expect(eventually { !isAlive(render) }, "the render process outlived its host")
+        #expect(eventually { !isAlive(render) && !isAlive(started) }, "the render process outlived its host")
     }
 
     @Test func aLiveTimerRedrawsThePictureOnItsOwnTicks() throws {
@@ -270,19 +267,59 @@ import Glibc
         #expect(d.output(clock)?["stale"] == .bool(false), "the ticker is not stale")
     }
 
-    /// The render process runs under a memory cap and a Landlock sandbox, as a worker does:
-    /// RLIMIT_DATA is 256 MiB and no_new_privs is set (Landlock requires it), and it cannot
-    /// write outside `out/`.
+    /// The render process runs under a memory cap and the workers' sandbox: RLIMIT_DATA is
+    /// 256 MiB, no_new_privs and the seccomp filter are set, it is in user, PID, IPC, mount and
+    /// network namespaces of its own, its `/proc` shows only its namespace's processes, its root
+    /// holds `out/` (at its own path) but not the daemon's config beside it, and its
+    /// environment has no home, session or agent.
     @Test func theRenderProcessRunsSandboxedUnderAMemoryCap() throws {
-        let d = try habitDaemon(config())
+        let d = try habitDaemon(config(), environment: ["HOME": "/root", "XDG_RUNTIME_DIR": "/run/user/0", "SSH_AUTH_SOCK": "/tmp/agent.sock"])
         #expect(eventually { bytes(d, habit + ".png") != nil }, "stderr:\n\(d.stderr)")
-        let render = try #require(renderProcesses(of: d.pid).first)
+        let started = try #require(renderProcesses(of: d.pid).first)
+        let render = innermost(started)
         let limits = FileManagerFree.read("/proc/\(render)/limits") ?? ""
         #expect(limits.split(separator: "\n").contains { $0.hasPrefix("Max data size") && $0.contains("268435456") }, "\(limits)")
-        if !d.stderr.contains("widgethost-render: runs unsandboxed") {
-            let status = FileManagerFree.read("/proc/\(render)/status") ?? ""
-            #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
+        guard !d.stderr.contains("widgethost-render: runs unsandboxed") else { return }  // no Landlock on this kernel
+        let status = FileManagerFree.read("/proc/\(render)/status") ?? ""
+        #expect(status.contains("NoNewPrivs:\t1"), "\(status)")
+        guard !d.stderr.contains("widgethost-render: runs without namespaces") else { return }  // Landlock alone
+        #expect(render != started, "the render runs in a child of the process the daemon started")
+        for ns in ["user", "pid", "ipc", "mnt", "net"] {
+            #expect(namespace(render, ns) != namespace(getpid(), ns), "\(ns)")
         }
+        #expect(status.contains("Seccomp:\t2"), "\(status)")
+        let nspid = status.split(separator: "\n").first { $0.hasPrefix("NSpid:") }?.split(separator: "\t").dropFirst() ?? []
+        #expect(nspid.count == 2 && nspid.last == "2", "\(status)")
+        let root = "/proc/\(render)/root"
+        let processes = FileManagerFree.names(in: root + "/proc").filter { Int($0) != nil }.sorted()
+        #expect(processes == ["1", "2"], "its /proc shows the host's processes: \(processes)")
+        #expect(FileManagerFree.exists(root + d.dir.path + "/out/" + habit + ".png"))
+        #expect(!FileManagerFree.exists(root + d.dir.path + "/config.json"))
+        let environment = (FileManagerFree.read("/proc/\(render)/environ") ?? "").split(separator: "\0").map(String.init)
+        #expect(environment.contains { $0.hasPrefix("SWIFT_BACKTRACE=") }, "\(environment)")
+        for name in ["HOME", "XDG_RUNTIME_DIR", "SSH_AUTH_SOCK", "PATH"] {
+            #expect(!environment.contains { $0.hasPrefix(name + "=") }, "\(name): \(environment)")
+        }
+    }
+
+    /// The deepest descendant of `pid` (its only child's only child…): the render process
+    /// itself, when the process the daemon started went into namespaces and forked.
+    func innermost(_ pid: pid_t) -> pid_t {
+        var current = pid
+        while let child = processesMentioning("widgethost-render").first(where: { parent(of: $0) == current }) { current = child }
+        return current
+    }
+
+    func parent(of pid: pid_t) -> pid_t? {
+        guard let s = FileManagerFree.read("/proc/\(pid)/stat"), let close = s.lastIndex(of: ")") else { return nil }
+        let fields = s[s.index(after: close)...].split(separator: " ")
+        return fields.count > 2 ? pid_t(fields[1]) : nil
+    }
+
+    func namespace(_ pid: pid_t, _ kind: String) -> String? {
+        var buf = [CChar](repeating: 0, count: 256)
+        let n = readlink("/proc/\(pid)/ns/\(kind)", &buf, buf.count - 1)
+        return n > 0 ? String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// `widgethost-render --serve --out DIR` under its Landlock sandbox: a picture asked for
@@ -293,25 +330,46 @@ import Glibc
         let dir = TempDir(); defer { dir.remove() }
         let out = dir.path + "/out", elsewhere = dir.path + "/elsewhere"
         mkdir(out, 0o755); mkdir(elsewhere, 0o755)
-        var view = ViewNode(kind: .text); view.text = "hi"
-        let viewBytes = try WireCodec.encode(view)
-        var requests = Data()
-        for (png, maxBytes) in [(out + "/w.png", 1 << 20), (elsewhere + "/w.png", 1 << 20), (out + "/big.png", 100)] {
-            let r = PictureRenderRequest(id: "w", family: .systemSmall, now: Date(timeIntervalSince1970: 1_800_000_000), scale: 1,
-                                         dark: false, png: png, svg: nil, regions: out + "/\(png.lastPathComponent).regions.json",
-                                         maxBytes: maxBytes)
-            requests.append(Framing.frame(PictureRenderFrame.payload(r, view: viewBytes)))
-        }
-        try FileIO.writeAtomically(requests, to: dir.path + "/requests")
-        let r = run("/bin/sh", ["-c", "exec \"$0\" --serve --out \"$1\" --memory-mb 256 < \"$2\"",
-                                TestPaths.products + "/widgethost-render", out, dir.path + "/requests"])
+        let r = try serve(out: out, [(out + "/w.png", 1 << 20), (elsewhere + "/w.png", 1 << 20), (out + "/big.png", 100)], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(FileManagerFree.exists(out + "/w.png"), "\(r.stdout)\n\(r.stderr)")
         #expect(!FileManagerFree.exists(out + "/big.png") && !FileManagerFree.exists(out + "/big.png.regions.json"))
         #expect(r.stdout.contains("over the widget's size budget of 100 (picture.maxFileKB)"), "\(r.stdout)")
         guard !r.stderr.contains("runs unsandboxed") else { return }  // no Landlock on this kernel
         #expect(!FileManagerFree.exists(elsewhere + "/w.png"))
-        #expect(r.stdout.contains("Permission denied"), "\(r.stdout)")
+        // Isolated, the folder is not in its filesystem; under Landlock alone, it is refused.
+        let refusal = r.stderr.contains("runs without namespaces") ? "Permission denied" : "No such file or directory"
+        #expect(r.stdout.contains("cannot write") && r.stdout.contains(refusal), "\(r.stdout)")
+    }
+
+    /// `widgethost-render --serve --out DIR` drawing one picture to each `(png, maxBytes)` (its
+    /// regions beside it in `out`), the requests written in `dir`.
+    func serve(out: String, _ pictures: [(String, Int)], in dir: TempDir) throws -> ProcessResult {
+        var view = ViewNode(kind: .text); view.text = "hi"
+        let viewBytes = try WireCodec.encode(view)
+        var requests = Data()
+        for (png, maxBytes) in pictures {
+            let r = PictureRenderRequest(id: "w", family: .systemSmall, now: Date(timeIntervalSince1970: 1_800_000_000), scale: 1,
+                                         dark: false, png: png, svg: nil, regions: out + "/\(png.lastPathComponent).regions.json",
+                                         maxBytes: maxBytes)
+            requests.append(Framing.frame(PictureRenderFrame.payload(r, view: viewBytes)))
+        }
+        try FileIO.writeAtomically(requests, to: dir.path + "/requests")
+        return run("/bin/sh", ["-c", "exec \"$0\" --serve --out \"$1\" --memory-mb 256 < \"$2\"",
+                               TestPaths.products + "/widgethost-render", out, dir.path + "/requests"])
+    }
+
+    /// An out folder reached through a link to an absolute path (`/home -> /data/home`) is the
+    /// same folder inside the render's filesystem: the link is followed inside the host's root,
+    /// not the sandbox's, and the picture lands at the path the daemon reads.
+    @Test func theSandboxedRenderProcessWritesThroughAnOutPathWithALinkedFolder() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        mkdir(dir.path + "/real", 0o755); mkdir(dir.path + "/real/out", 0o755)
+        symlink(dir.path + "/real", dir.path + "/linked")
+        let out = dir.path + "/linked/out"
+        let r = try serve(out: out, [(out + "/w.png", 1 << 20)], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManagerFree.exists(dir.path + "/real/out/w.png"), "\(r.stdout)\n\(r.stderr)")
     }
 
     @Test func aRemovedWidgetTakesItsPictureAway() throws {

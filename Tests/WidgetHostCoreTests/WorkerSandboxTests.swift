@@ -74,6 +74,18 @@ import Testing
         }
     }
 
+    /// The render process gets what drawing needs: no home, path, session or agent; the XDG
+    /// folders that default under `HOME` named outright, so its font folders stay the user's.
+    @Test func theRenderEnvironmentKeepsTheLocaleAndFontsButNoHomeSessionOrAgent() {
+        let cut = RenderEnvironment.cut(["HOME": "/home/u", "PATH": "/usr/bin", "LANG": "de_DE.UTF-8", "LC_TIME": "C", "TZ": "Europe/Berlin",
+                                         "FONTCONFIG_FILE": "/f/fonts.conf", "XDG_CONFIG_HOME": "/cfg", "XDG_RUNTIME_DIR": "/run/user/1",
+                                         "SSH_AUTH_SOCK": "/tmp/a", "DISPLAY": ":0", "SWIFT_BACKTRACE": "enable=no", "WIDGETHOST_SANDBOX": "landlock"])
+        #expect(cut == ["LANG": "de_DE.UTF-8", "LC_TIME": "C", "TZ": "Europe/Berlin", "FONTCONFIG_FILE": "/f/fonts.conf",
+                        "SWIFT_BACKTRACE": "enable=no", "WIDGETHOST_SANDBOX": "landlock", "XDG_CONFIG_HOME": "/cfg",
+                        "XDG_DATA_HOME": "/home/u/.local/share", "XDG_CACHE_HOME": "/home/u/.cache"])
+        #expect(WorkerSandbox.fontDirectories(environment: cut) == ["/home/u/.local/share/fonts", "/cfg/fontconfig", "/home/u/.cache/fontconfig"])
+    }
+
     /// What an isolated worker sees: no `/proc` or `/sys` of the host's, no `$HOME` beyond its
     /// font folders, nothing of `/etc` but the named files.
     @Test func anIsolatedWorkerSeesNoHomeNoHostProcAndOnlyNamedEtcFiles() {

@@ -73,8 +73,10 @@ int widgethost_enter_process_namespaces(void);
  * In a new mount namespace (and a new, empty network namespace unless `allow_network`), makes
  * the calling process's root a read-only tmpfs holding only `read_only` paths (bound read-only;
  * a symbolic link whose target is relative or under /usr is made again as a link), `read_write`
- * paths (bound read-write) and a fresh /proc of the caller's PID namespace. Paths
- * that do not exist are skipped. Call it in the user namespace the caller made (it needs
+ * paths (bound read-write), each at its own path, and a fresh /proc of the caller's PID
+ * namespace. The links on a path's way, absolute ones too (/home -> /data/home), are followed
+ * inside the caller's old root (openat2 RESOLVE_IN_ROOT, bound from the descriptor with
+ * open_tree). Paths that do not exist are skipped. Call it in the user namespace the caller made (it needs
  * CAP_SYS_ADMIN there). Returns 0 or a negative errno.
  */
 int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t read_only_count,

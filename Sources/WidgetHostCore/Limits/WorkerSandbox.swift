@@ -20,7 +20,8 @@ import Glibc
 /// and utimes families, ptrace, keyctl, raw sockets, any socket without `"network"`…). On a
 /// kernel without Landlock workers run unsandboxed; without user namespaces or seccomp, under
 /// Landlock alone — each with a warning in the log and in `status` (`unavailableReason`).
-/// Pure values plus the calls.
+/// The render process takes the same sandbox through `confine`, without the network
+/// (`RenderConfinement`). Pure values plus the calls.
 public enum WorkerSandbox {
     /// What one worker may use beyond the base: containers to read and write, network or not;
     /// and whether to isolate it in namespaces under a seccomp filter (the host's probe said
@@ -68,12 +69,17 @@ public enum WorkerSandbox {
 
     /// Why workers run unsandboxed, or without namespaces and seccomp; nil when they are fully
     /// sandboxed.
-    public static var unavailableReason: String? {
+    public static var unavailableReason: String? { missingProtection(subject: "workers run") }
+
+    /// Which protection a process sandboxed here goes without on this kernel (or by
+    /// `WIDGETHOST_SANDBOX`), as a sentence starting with `subject` ("workers run", "runs"); nil
+    /// when it is fully sandboxed.
+    public static func missingProtection(subject: String) -> String? {
         guard landlockABI != nil else {
-            if disabled { return "workers run unsandboxed: WIDGETHOST_SANDBOX=off" }
-            return "workers run unsandboxed: this kernel offers no Landlock (\(String(cString: strerror(-widgethost_landlock_abi()))))"
+            if disabled { return "\(subject) unsandboxed: WIDGETHOST_SANDBOX=off" }
+            return "\(subject) unsandboxed: this kernel offers no Landlock (\(String(cString: strerror(-widgethost_landlock_abi()))))"
         }
-        return isolationUnavailableReason
+        return isolationUnavailableReason.map { "\(subject) \($0)" }
     }
 
     /// Whether this kernel lets a worker have its own user, mount, PID, IPC and network
@@ -88,16 +94,17 @@ public enum WorkerSandbox {
     /// True when workers are isolated (namespaces and seccomp on top of Landlock).
     public static var isolationAvailable: Bool { landlockABI != nil && !landlockOnly && isolationProbe == 0 }
 
-    /// Which protection is missing, when Landlock is there but the rest is not.
+    /// Which protection is missing, when Landlock is there but the rest is not (after "workers
+    /// run" or "runs").
     static var isolationUnavailableReason: String? {
         if landlockOnly {
-            return "workers run without namespaces (a host /proc, $HOME, the network and the control socket are reachable) and seccomp: WIDGETHOST_SANDBOX=landlock"
+            return "without namespaces (a host /proc, $HOME, the network and the control socket are reachable) and seccomp: WIDGETHOST_SANDBOX=landlock"
         }
         switch isolationProbe {
         case 0: return nil
-        case 1: return "workers run without namespaces (a host /proc, $HOME, the network and the control socket are reachable) and seccomp: this kernel refuses user namespaces"
-        case 2: return "workers run without namespaces and seccomp (chmod, ptrace, raw sockets are allowed): this kernel offers no seccomp filter"
-        default: return "workers run without namespaces and seccomp: the probe failed (\(String(cString: strerror(-isolationProbe))))"
+        case 1: return "without namespaces (a host /proc, $HOME, the network and the control socket are reachable) and seccomp: this kernel refuses user namespaces"
+        case 2: return "without namespaces and seccomp (chmod, ptrace, raw sockets are allowed): this kernel offers no seccomp filter"
+        default: return "without namespaces and seccomp: the probe failed (\(String(cString: strerror(-isolationProbe))))"
         }
     }
 
@@ -119,13 +126,14 @@ public enum WorkerSandbox {
             + etcFiles(network: network) + fontDirectories(environment: environment)
     }
 
-    /// The user's font folders (fontconfig's defaults under `$HOME` and the XDG folders).
+    /// The user's font folders (fontconfig's defaults under `$HOME` and the XDG folders; the
+    /// XDG ones alone without `HOME`, as the render process has it: `RenderEnvironment`).
     static func fontDirectories(environment: [String: String]) -> [String] {
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return [] }
-        let data = environment["XDG_DATA_HOME"] ?? home + "/.local/share"
-        let config = environment["XDG_CONFIG_HOME"] ?? home + "/.config"
-        let cache = environment["XDG_CACHE_HOME"] ?? home + "/.cache"
-        return [home + "/.fonts", data + "/fonts", config + "/fontconfig", cache + "/fontconfig"]
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        func xdg(_ name: String, _ underHome: String) -> String? { environment[name] ?? home.map { $0 + underHome } }
+        return [home.map { $0 + "/.fonts" }, xdg("XDG_DATA_HOME", "/.local/share").map { $0 + "/fonts" },
+                xdg("XDG_CONFIG_HOME", "/.config").map { $0 + "/fontconfig" }, xdg("XDG_CACHE_HOME", "/.cache").map { $0 + "/fontconfig" }]
+            .compactMap { $0 }.filter { $0.hasPrefix("/") }
     }
 
     /// The environment variables an isolated worker keeps (by name or prefix): locale, time
@@ -134,8 +142,11 @@ public enum WorkerSandbox {
     static let keptEnvironment = ["PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_", "TZ", "WIDGETHOST_", "SWIFT_",
                                   "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS", "FONTCONFIG_"]
 
-    static func keepsVariable(_ name: String) -> Bool {
-        keptEnvironment.contains { $0.hasSuffix("_") ? name.hasPrefix($0) : name == $0 }
+    static func keepsVariable(_ name: String) -> Bool { keeps(name, keptEnvironment) }
+
+    /// Whether `kept` names `name`, or a prefix of it (an entry ending in `_`).
+    static func keeps(_ name: String, _ kept: [String]) -> Bool {
+        kept.contains { $0.hasSuffix("_") ? name.hasPrefix($0) : name == $0 }
     }
 
     /// Read-only paths every worker gets, besides its plugin and the library directories mapped
@@ -200,29 +211,42 @@ public enum WorkerSandbox {
     /// Restricts this process (the worker, before it loads `plugin`) to `spec`; throws the
     /// reason when the kernel refuses. Isolated: a filesystem of its own (mount namespace, and a
     /// network namespace without `network`), the environment cut to `keptEnvironment`, then
-    /// Landlock, then the seccomp filter.
+    /// Landlock, then the seccomp filter (`confine`).
     public static func apply(_ spec: Spec, plugin: String, environment: [String: String]) throws(Failure) {
         let libraries = mappedLibraryDirectories()
-        let readWrite = ["/dev/null"] + spec.readWrite
-        if spec.isolate {
-            let visible = [plugin] + isolatedReadOnly(environment: environment, network: spec.network) + libraries
+        try confine(visible: spec.isolate ? [plugin] + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil,
+                    readOnly: [plugin] + baseReadOnly(environment: environment) + libraries,
+                    readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
+                    environment: environment, keeping: keptEnvironment)
+    }
+
+    /// The sandbox of a worker or of the render process (`widgethost-render --serve`), applied to
+    /// this process, for good; throws the reason when the kernel refuses. With `visible` (the
+    /// process is isolated: call `enterProcessNamespaces` first): a mount namespace whose
+    /// read-only root holds only `visible` (read-only) and `readWrite` (read-write, each at its
+    /// own path), a fresh `/proc`, and a new, empty network namespace without `network`; the
+    /// environment cut to the variables named (or prefixed, ending in `_`) in `keeping`. Then
+    /// Landlock: `readOnly` and `readWrite`, TCP only with `network`. Then, isolated, the
+    /// seccomp filter. Single-threaded callers only.
+    public static func confine(visible: [String]?, readOnly: [String], readWrite: [String], network: Bool,
+                               environment: [String: String], keeping: [String]) throws(Failure) {
+        if let visible {
             let rc = withCStringArray(visible) { ro in
                 withCStringArray(readWrite) { rw in
-                    widgethost_enter_filesystem_namespace(ro, visible.count, rw, readWrite.count, spec.network ? 1 : 0)
+                    widgethost_enter_filesystem_namespace(ro, visible.count, rw, readWrite.count, network ? 1 : 0)
                 }
             }
-            guard rc == 0 else { throw Failure(description: "cannot make the worker's filesystem: \(String(cString: strerror(-rc)))") }
-            for name in environment.keys where !keepsVariable(name) { unsetenv(name) }
+            guard rc == 0 else { throw Failure(description: "cannot make the sandbox's filesystem: \(String(cString: strerror(-rc)))") }
+            for name in environment.keys where !keeps(name, keeping) { unsetenv(name) }
         }
-        let readOnly = [plugin] + baseReadOnly(environment: environment) + libraries
         let rc = withCStringArray(readOnly) { ro in
             withCStringArray(readWrite) { rw in
-                widgethost_landlock_apply(ro, readOnly.count, rw, readWrite.count, spec.network ? 1 : 0)
+                widgethost_landlock_apply(ro, readOnly.count, rw, readWrite.count, network ? 1 : 0)
             }
         }
         guard rc == 0 else { throw Failure(description: "cannot apply the sandbox: \(String(cString: strerror(-rc)))") }
-        if spec.isolate {
-            let seccomp = widgethost_seccomp_apply(spec.network ? 1 : 0)
+        if visible != nil {
+            let seccomp = widgethost_seccomp_apply(network ? 1 : 0)
             guard seccomp == 0 else { throw Failure(description: "cannot apply the seccomp filter: \(String(cString: strerror(-seccomp)))") }
         }
     }
