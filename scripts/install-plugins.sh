@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 config="${1:-release}"
 bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets)
 bash scripts/install-deps.sh
+bash scripts/forget-old-build-products.sh   # an older checkout's swift-syntax modules would shadow the toolchain's
 if [ -x ".build/$config/widgethost" ]; then
     echo "Rebuilding what changed since the last $config build of WidgetHost (seconds; minutes after a large pull)…" >&2
 else
