@@ -281,7 +281,8 @@ public final class WorkerProcess: WorkerConnection {
 
 /// Starts workers as children of this process: `<executable> worker --plugin <path>`, where the
 /// executable is the pinned `widgethost-worker` (`WorkerExecutable`: a replaced file cannot
-/// cause version skew), with `SWIFT_BACKTRACE=enable=no`
+/// cause version skew), in the host's environment cut to what a worker may see
+/// (`WorkerSandbox.spawnEnvironment`), with `SWIFT_BACKTRACE=enable=no`
 /// (the backtracer costs 30–60 ms per crash) and `WIDGETHOST_CONTAINERS` set. Loop thread only.
 public final class UVWorkerLauncher: WorkerLauncher {
     private let loop: UVLoop
@@ -303,7 +304,7 @@ public final class UVWorkerLauncher: WorkerLauncher {
     }
 
     public func launch(pluginPath: String, arguments: [String], onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
-        var env = ProcessEnvironment.current()
+        var env = WorkerSandbox.spawnEnvironment(ProcessEnvironment.current())
         env["SWIFT_BACKTRACE"] = "enable=no"
         env["WIDGETHOST_CONTAINERS"] = containersRoot
         do {

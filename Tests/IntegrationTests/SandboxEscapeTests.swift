@@ -94,6 +94,25 @@ func udpReceiver() -> (fd: Int32, port: Int) {
         #expect(o.datagrams == 1)
     }
 
+    /// A worker is started without the session's sockets in its environment: a plugin reads its
+    /// own `/proc/self/environ`, which shows what the process was started with, whatever the
+    /// worker `unsetenv`s afterwards; so does anyone who may read the worker's `/proc` entry.
+    @Test func workersStartWithoutTheSessionsSocketsInTheirEnvironment() throws {
+        let session = ["SSH_AUTH_SOCK": "/run/user/0/agent.sock", "XDG_RUNTIME_DIR": "/run/user/0",
+                       "DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/0/bus", "DISPLAY": ":0"]
+        let d = try RunningDaemon(config: #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}}"#,
+                                  environment: session)
+        d.install(try buildProbe(in: d.dir.path, name: "probe"), as: "probe.so")
+        #expect(eventually { d.text("probe-systemSmall") != nil }, "\(d.stderr.suffix(1500))")
+        let workers = processesMentioning(d.dir.path + "/state/bundles")
+        #expect(!workers.isEmpty, "a worker runs")
+        for pid in workers {
+            let names = (FileManagerFree.read("/proc/\(pid)/environ") ?? "").split(separator: "\0").map { String($0.prefix { $0 != "=" }) }
+            #expect(names.contains("WIDGETHOST_CONTAINERS"), "pid \(pid): \(names)")
+            for name in session.keys { #expect(!names.contains(name), "pid \(pid) was started with \(name): \(names)") }
+        }
+    }
+
     /// The control socket refuses a worker even when nothing else stands in its way (the
     /// sandbox off): the peer check alone (`ControlPeerPolicy`), and the log says so.
     @Test func theControlSocketRefusesAWorkerWithoutTheSandbox() throws {

@@ -144,6 +144,16 @@ public enum WorkerSandbox {
 
     static func keepsVariable(_ name: String) -> Bool { keeps(name, keptEnvironment) }
 
+    /// The environment a worker is started with: `environment` cut to `keptEnvironment` (and
+    /// `LD_LIBRARY_PATH`, which the worker's own loading may need). The cut is made at the spawn,
+    /// not only inside the worker: `/proc/<pid>/environ` shows the environment a process was
+    /// started with, which `unsetenv` never clears, and a plugin reads its own, so the session's
+    /// sockets (`SSH_AUTH_SOCK`, `DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`) must never reach it.
+    /// Pure; any thread.
+    public static func spawnEnvironment(_ environment: [String: String]) -> [String: String] {
+        environment.filter { keepsVariable($0.key) || $0.key == "LD_LIBRARY_PATH" }
+    }
+
     /// Whether `kept` names `name`, or a prefix of it (an entry ending in `_`).
     static func keeps(_ name: String, _ kept: [String]) -> Bool {
         kept.contains { $0.hasSuffix("_") ? name.hasPrefix($0) : name == $0 }
