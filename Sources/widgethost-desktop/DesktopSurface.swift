@@ -35,6 +35,10 @@ final class DesktopSurface {
         self.desktop = desktop
         self.controlSocket = controlSocket
         widgethost_report_lost_wayland_connection()   // GDK exits 1 after logging why: say it our way
+        // The surface draws with Cairo only. Without this, GDK's X11 backend probes GLX for its
+        // visuals and maps Mesa's software driver and libLLVM: 29 of the surface's 55 MB PSS
+        // under Xvfb (docs/architecture.md, "The desktop program"). A user's own GDK_GL stays.
+        setenv("GDK_GL", "disable", 0)
         guard gtk_init_check(nil, nil) != 0 else {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is DISPLAY or WAYLAND_DISPLAY set?)")
             return nil

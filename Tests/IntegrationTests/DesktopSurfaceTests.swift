@@ -72,6 +72,9 @@ import Glibc
         #expect(info.contains("Absolute upper-left X:  540") && info.contains("Absolute upper-left Y:  64"), "\(info)")
         #expect(info.contains("Width: 676") && info.contains("Height: 708"), "\(info)")
         #expect(info.contains("Override Redirect State: yes"), "\(info)")
+        // It draws with Cairo alone: GDK's GLX probe would map Mesa and libLLVM (29 MB PSS).
+        let maps = FileManagerFree.read("/proc/\(desktop.pid)/maps") ?? ""
+        #expect(!maps.isEmpty && !maps.contains("libLLVM") && !maps.contains("_dri.so"), "GL libraries mapped: \(maps.split(separator: "\n").filter { $0.contains("LLVM") || $0.contains("dri") }.prefix(3))")
 
         // Stale: dimmed with a mark; the others unchanged.
         s.writeState(Self.clocky, stale: true)
