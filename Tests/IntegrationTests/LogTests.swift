@@ -51,9 +51,14 @@ import Glibc
         #expect(d.waitForExit() == 0)
         let lines = d.stderr.split(separator: "\n").map(String.init)
         // Start (paths, running), one line per bundle loaded, one per kind no widget places (issue
-        // 22), the render process started once for the shipped config's pictures, stop (signal,
-        // stopped): nothing per reload or picture, nothing from any program but the tests.
-        let expected = 2 + TestPaths.exampleProducts.count + unplaced.count + 1 + 2
+        // 22), the render process started once for the shipped config's pictures, one for the
+        // home-screen widget whose view has no containerBackground (Clocky's; InteractiveHabit has
+        // one), stop (signal, stopped): nothing per reload or picture, nothing from any program but
+        // the tests.
+        let expected = 2 + TestPaths.exampleProducts.count + unplaced.count + 1 + 1 + 2
+        #expect(lines.filter { $0.contains(" ClockyWidget-systemSmall: ClockyWidget (systemSmall): no containerBackground — ") }.count == 1,
+                "\(d.stderr)")
+        #expect(lines.filter { $0.contains("no containerBackground") }.count == 1, "\(d.stderr)")
         for kind in unplaced {
             #expect(lines.filter { $0.contains(" \(kind): available, not placed — `widgethost add \(kind) --family ") }.count == 1,
                     "\(kind) is named once with the command that places it:\n\(d.stderr)")
@@ -65,6 +70,30 @@ import Glibc
         #expect(!d.stderr.contains("reload "), "reloads are logged at debug")
         #expect(!d.stderr.contains(" warning ") && !d.stderr.contains(" error "), "no false warnings at start:\n\(d.stderr)")
         #expect(lines.allSatisfy { $0.first?.isNumber == true }, "a terminal gets timestamps")
+    }
+
+    /// A home-screen widget whose view has no containerBackground (iOS 17 shows "Please adopt
+    /// containerBackground API" in its place) is named once, not per reload; the same widget in
+    /// an accessory family, or with the background, is not.
+    @Test func aHomeScreenWidgetWithoutContainerBackgroundIsNamedOnce() throws {
+        let line = "probe-systemSmall: probe (systemSmall): no containerBackground — iOS 17 shows \"Please adopt containerBackground API\" "
+            + "instead of this widget; add .containerBackground(for: .widget) { … }"
+        let bare = try RunningDaemon(arguments: ["--log-level", "info"])
+        bare.install(try buildProbe(in: bare.dir.path, name: "probe"), as: "probe.so")
+        #expect(eventually { bare.text("probe-systemSmall")?.hasPrefix("v1 none #") == true }, "stderr:\n\(bare.stderr)")
+        // A new timeline (a container change): no second line.
+        bare.writeContainer("group.probe", "value.txt", "again\n")
+        #expect(eventually { bare.text("probe-systemSmall")?.hasPrefix("v1 again #") == true }, "stderr:\n\(bare.stderr)")
+        bare.writeContainer("group.probe", "value.txt", "third\n")
+        #expect(eventually { bare.text("probe-systemSmall")?.hasPrefix("v1 third #") == true }, "stderr:\n\(bare.stderr)")
+        #expect(bare.stderr.components(separatedBy: line).count == 2, "once:\n\(bare.stderr)")
+        #expect(!bare.stderr.contains("probe-accessoryInline: probe (accessoryInline)"), "\(bare.stderr)")
+
+        let with = try RunningDaemon(arguments: ["--log-level", "info"])
+        with.install(try buildProbe(in: with.dir.path, name: "probe", defines: ["PROBE_BACKGROUND"]), as: "probe.so")
+        #expect(eventually { with.text("probe-systemSmall")?.hasPrefix("v1 none #") == true }, "stderr:\n\(with.stderr)")
+        #expect(eventually { with.text("probe-accessoryInline") != nil })
+        #expect(!with.stderr.contains("containerBackground"), "\(with.stderr)")
     }
 
     @Test func reloadsAreLoggedAtDebugAndTheJournalGetsPrioritiesWithoutTimestamps() throws {

@@ -78,4 +78,27 @@ import Glibc
         let ok = run(TestPaths.widgethost, ["preview", known, "--family", "accessoryInline"])
         #expect(ok.status == 0 && ok.stdout.contains("⊕ v1 none #0") && !ok.stderr.contains("SF Symbol"), "\(ok.stdout)\(ok.stderr)")
     }
+
+    /// A home-screen widget whose view has no containerBackground is named once on stderr, in
+    /// text and picture previews (iOS 17 shows "Please adopt containerBackground API" in its
+    /// place, where it looks fine here); an accessory family, or a view with it, says nothing.
+    @Test func previewNamesAHomeScreenWidgetWithoutContainerBackground() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let line = "preview: warning: probe (systemSmall): no containerBackground — iOS 17 shows \"Please adopt containerBackground API\" "
+            + "instead of this widget; add .containerBackground(for: .widget) { … }"
+        let bare = try compileCPlugin("Tests/IntegrationTests/Fixtures/probe_widget.c", in: dir.path, name: "bare", defines: [])
+        let r = run(TestPaths.widgethost, ["preview", bare])
+        #expect(r.status == 0 && r.stdout.contains("v1 none #0"), "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.components(separatedBy: line).count == 2, "once, for systemSmall alone: \(r.stderr)")
+        #expect(!r.stdout.contains("containerBackground"), "the rendering is unchanged")
+        let inline = run(TestPaths.widgethost, ["preview", bare, "--family", "accessoryInline"])
+        #expect(inline.status == 0 && !inline.stderr.contains("containerBackground"), "\(inline.stderr)")
+        let pictures = run(TestPaths.widgethost, ["preview", bare, "--family", "systemSmall", "--png", dir.path + "/png"])
+        #expect(pictures.status == 0 && pictures.stderr.components(separatedBy: line).count == 2, "\(pictures.stderr)")
+
+        let with = try compileCPlugin("Tests/IntegrationTests/Fixtures/probe_widget.c", in: dir.path, name: "with", defines: ["PROBE_BACKGROUND"])
+        let ok = run(TestPaths.widgethost, ["preview", with])
+        #expect(ok.status == 0 && ok.stdout.contains("v1 none #0"), "\(ok.stdout)\(ok.stderr)")
+        #expect(!ok.stderr.contains("containerBackground"), "\(ok.stderr)")
+    }
 }

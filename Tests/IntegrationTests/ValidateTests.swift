@@ -34,7 +34,9 @@ import Glibc
         #expect(r.stdout.contains("bundle com.yourapp.habit, SDK 0.1.0, ABI 1"))
         #expect(r.stdout.contains("MyAppWidget (Habit Tracker): systemSmall, systemMedium, systemLarge, accessoryCircular, accessoryRectangular, accessoryInline — placeholder and snapshot ok"), "\(r.stdout)")
         #expect(r.stdout.hasSuffix("valid\n"))
-        #expect(!r.stdout.contains("warning:"))
+        // The one warning: the C example's systemSmall view has no containerBackground.
+        #expect(r.stdout.components(separatedBy: "warning:").count == 2, "\(r.stdout)")
+        #expect(r.stdout.contains("warning: hello (systemSmall): no containerBackground"), "\(r.stdout)")
         // The kinds no widget places (issue 22), each with the command that places it.
         #expect(r.stdout.contains("InteractiveHabit: available, not placed — `widgethost add InteractiveHabit --family systemSmall --config \(dir.path)/config.json`"), "\(r.stdout)")
         #expect(r.stdout.contains("hello: available, not placed — `widgethost add hello --family"), "\(r.stdout)")
@@ -128,6 +130,22 @@ import Glibc
         #expect(run(TestPaths.widgethost, ["validate", "--config", dir.path + "/empty.json"]).stdout.contains("the file is empty"))
         #expect(run(TestPaths.widgethost, ["validate", "--config", dir.path + "/no-plugins.json"]).stdout
                 .contains("  paths.plugins: the folder \(dir.path)/NoSuchFolder does not exist (create it, or correct the path)"))
+    }
+
+    /// A home-screen widget whose placeholder or snapshot has no containerBackground is named
+    /// (iOS 17 shows "Please adopt containerBackground API" in its place), and stays valid: the
+    /// C example's `hello` in systemSmall; Habit's widgets, which have one, are not named.
+    @Test func aHomeScreenWidgetWithoutContainerBackgroundIsNamed() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let hello = try buildCPlugin(in: dir.path, name: "hello")
+        FileManagerFree.write(dir.path + "/config.json", "{}")
+        let r = validate(["--config", dir.path + "/config.json", hello, TestPaths.plugin("HabitWidget")])
+        #expect(r.status == 0 && r.stdout.hasSuffix("valid\n"), "\(r.stdout)")
+        let warning = "    warning: hello (systemSmall): no containerBackground — iOS 17 shows \"Please adopt containerBackground API\" "
+            + "instead of this widget; add .containerBackground(for: .widget) { … }\n"
+        #expect(r.stdout.contains(warning), "\(r.stdout)")
+        #expect(r.stdout.components(separatedBy: "no containerBackground").count == 2, "hello alone, once: \(r.stdout)")
     }
 
     @Test func brokenPluginsAreNamedWithTheirReason() throws {

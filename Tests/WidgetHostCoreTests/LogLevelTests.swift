@@ -32,7 +32,8 @@ final class LogRecorder: Sendable {
 }
 
 /// Logs for a service (issue 14), on virtual time: a reload is debug; a widget going stale is
-/// one warning (its retries are debug) and its recovery one info line.
+/// one warning (its retries are debug) and its recovery one info line; a home-screen widget
+/// without a containerBackground one info line at its first timeline, not per reload.
 @Suite struct LogLevelTests {
     @Test func staleOnceRetriesQuietlyRecoveredOnce() {
         let log = LogRecorder()
@@ -42,7 +43,9 @@ final class LogRecorder: Sendable {
                  : WireResponse(ok: true, entries: [textEntry(h.loop.now, "good")], policy: WirePolicy(type: "never"))
         }
         #expect(log.at(.debug) == ["reload w (b.so k systemSmall): first load"])
-        #expect(log.at(.info).isEmpty)
+        let background = "w: k (systemSmall): no containerBackground — iOS 17 shows \"Please adopt containerBackground API\" "
+            + "instead of this widget; add .containerBackground(for: .widget) { … }"
+        #expect(log.at(.info) == [background])
         fail = true
         h.scheduler.reload(reason: "test") { _ in true }
         h.loop.advance(by: 5)   // first retry, fails again
@@ -52,7 +55,7 @@ final class LogRecorder: Sendable {
         #expect(log.at(.debug).filter { $0.hasPrefix("reload failed: w") }.count == 2, "retries are not news")
         fail = false
         h.loop.advance(by: 20)
-        #expect(log.at(.info) == ["w recovered after 3 failed reloads"])
+        #expect(log.at(.info) == [background, "w recovered after 3 failed reloads"], "the new timeline is not named again")
         #expect(log.at(.warning).count == 1 && log.at(.error).isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Logging
 import OpenWidgetKit
+import WidgetRendering
 
 /// One widget instance's timeline state. Loop thread only.
 public final class WidgetInstance {
@@ -44,6 +45,8 @@ public final class WidgetInstance {
     /// Why the last timeline request was sent, and how long its answer took (status).
     public internal(set) var lastReloadReason: String?
     public internal(set) var lastReloadSeconds: Double?
+    /// Whether the log has named the widget for lacking a `containerBackground` (once, not per reload).
+    var reportedWithoutBackground = false
 
     init(spec: InstanceSpec) { self.spec = spec }
 
@@ -263,7 +266,10 @@ public final class TimelineScheduler {
                                                          minInterval: settings.minReloadSeconds,
                                                          pastTimelineInterval: limits?.pastTimelineReloadSeconds(inst.spec) ?? 0)
                 inst.nextReloadBudgeted = true
-                if !unchanged { limits?.accepted(entries: inst.entries, policy: r.policy, for: inst.spec) }
+                if !unchanged {
+                    limits?.accepted(entries: inst.entries, policy: r.policy, for: inst.spec)
+                    reportMissingBackground(inst)
+                }
                 inst.nextReloadReason = {
                     switch inst.policy {
                     case .atEnd: "timeline ended (policy atEnd)"
@@ -297,6 +303,15 @@ public final class TimelineScheduler {
             inst.pendingBudgeted = true
         }
         evaluate()
+    }
+
+    /// Logs, once per instance, that its timeline has an entry without the `containerBackground`
+    /// iOS 17 requires of a home-screen widget (drawn as before; a port's to-do).
+    private func reportMissingBackground(_ inst: WidgetInstance) {
+        guard !inst.reportedWithoutBackground,
+              inst.entries.contains(where: { ContainerBackgroundCheck.isMissing(in: $0.view, family: inst.spec.family) }) else { return }
+        inst.reportedWithoutBackground = true
+        logger.info("\(inst.id): \(ContainerBackgroundCheck.line(kind: inst.spec.kind, families: [inst.spec.family]))")
     }
 
     static func isAscending(_ entries: [WireEntry]) -> Bool {

@@ -111,6 +111,7 @@ struct PreviewCommand: ParsableCommand {
             return
         }
         var failures = 0
+        var background = PreviewBackgroundCheck()
         for widget in widgets {
             print("")
             print("■ \(widget.displayName) — kind \(widget.kind), \(widget.configuration)")
@@ -130,6 +131,7 @@ struct PreviewCommand: ParsableCommand {
                     do {
                         let response = try worker.request(WireRequest(op: op, kind: widget.kind, family: fam, configuration: configuration, isPreview: op != .timeline))
                         guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
+                        background.check(response.entries ?? [], family: fam)
                         show(op, response, widget: widget.kind, family: fam, options: options, symbols: symbols)
                     } catch {
                         failures += 1
@@ -144,6 +146,7 @@ struct PreviewCommand: ParsableCommand {
                     }
                 }
             }
+            background.report(kind: widget.kind)
         }
         failures += showPreviews(manifest, worker: &worker, path: path, environment: workerEnvironment, options: options, symbols: symbols)
         if failures > 0 { throw ExitCode(1) }

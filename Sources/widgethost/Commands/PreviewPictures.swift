@@ -36,6 +36,7 @@ struct PreviewPictures {
         var failures = 0
         var items: [PictureJob.Item] = []
         var rows: [PictureJob.Sheet.Row] = []
+        var background = PreviewBackgroundCheck()
         for widget in widgets {
             let config = try configuration(widget)
             var row = PictureJob.Sheet.Row(caption: "\(widget.displayName) — \(widget.kind)", families: [], views: [])
@@ -51,6 +52,7 @@ struct PreviewPictures {
                         print("\(widget.kind) \(family.rawValue) \(op.rawValue): ERROR \(error)")
                         continue
                     }
+                    background.check(entries, family: family)
                     for (i, entry) in entries.prefix(op == .timeline ? Self.maxEntries : 1).enumerated() {
                         if op == .snapshot { row.families.append(family); row.views.append(entry.view) }
                         let name = Self.fileName(kind: widget.kind, family: family, op: op, index: i)
@@ -59,6 +61,7 @@ struct PreviewPictures {
                     }
                 }
             }
+            background.report(kind: widget.kind)
             if !row.views.isEmpty { rows.append(row) }
         }
         let sheetName = "/" + Self.safe(manifest.bundleId) + "-sheet"

@@ -12,6 +12,8 @@
  *   -DPROBE_SYMBOL='"x"' each entry's text after an Image(systemName: "x")
  *   -DPROBE_URL         every entry's widgetURL is the container value (as a hostile plugin
  *                       would choose it: "--help", "https://…")
+ *   -DPROBE_BACKGROUND  every entry has a containerBackground (iOS 17 requires one of a
+ *                       systemSmall widget; without it the host names the widget)
  *
  * Misbehaviour on demand, driven by the container value: "crash" aborts the worker inside the
  * timeline call, "hang" never answers.
@@ -33,6 +35,9 @@
 #ifdef PROBE_URL
 #define URL_MODIFIER ",\"modifiers\":{\"widgetURL\":\"%s\"}"
 #define URL_VALUE , value
+#elif defined(PROBE_BACKGROUND)
+#define URL_MODIFIER ",\"modifiers\":{\"containerBackground\":{\"rgba\":[0,0,1,1]}}"
+#define URL_VALUE
 #else
 #define URL_MODIFIER ""
 #define URL_VALUE
