@@ -41,7 +41,7 @@ import Glibc
     }
 
     /// What the page says the commands print, they print; no SF Symbol of the example lacks a
-    /// glyph; the value written with `defaults write --config` is the one `preview --config`
+    /// glyph, and its home-screen family has a container background; the value written with `defaults write --config` is the one `preview --config`
     /// shows (issue 22: preview read other containers than the host).
     @Test func theOutputsTheGuideShowsAreWhatTheCommandsPrint() throws {
         let walk = try GuideWalk.shared.get()
@@ -59,6 +59,8 @@ import Glibc
         }
         #expect(checked >= 2)
         #expect(!walk.transcript.contains("SF Symbol"), "\(walk.transcript)")
+        // The example is a port an iOS 17 user would accept: it has its container background.
+        #expect(!walk.transcript.contains("no containerBackground"), "\(walk.transcript)")
     }
 
     /// The pictures land in the folders the page names (created with their parents), and the

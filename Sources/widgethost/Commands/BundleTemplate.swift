@@ -77,6 +77,7 @@ struct BundleTemplate {
             var body: some WidgetConfiguration {
                 StaticConfiguration(kind: "counter", provider: Provider()) { entry in
                     Label("\(entry.count)", systemImage: "plus.circle.fill")
+                        .containerBackground(.fill.tertiary, for: .widget)   // the home-screen background (iOS 17)
                 }
                 .configurationDisplayName("Counter")
                 .supportedFamilies([.accessoryInline, .systemSmall])
