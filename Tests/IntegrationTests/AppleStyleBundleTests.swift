@@ -58,7 +58,7 @@ import WidgetRendering
     @Test func everyWidgetRendersInEveryFamily() throws {
         let w = try worker()
         let manifest = try #require(try w.request(WireRequest(op: .describe)).manifest)
-        #expect(manifest.widgets.map(\.kind) == ["CityWidget", "GalleryWidget"])
+        #expect(manifest.widgets.map(\.kind) == ["CityWidget", "GalleryWidget", "AppearanceWidget"])
         var shown: [WidgetFamily: String] = [:]
         for widget in manifest.widgets {
             for family in widget.families {
@@ -111,7 +111,7 @@ import WidgetRendering
         let w = try worker()
         let manifest = try #require(try w.request(WireRequest(op: .describe)).manifest)
         let previews = try #require(manifest.previews)
-        #expect(Set(previews.map(\.name)) == ["CityWidget", "Lisbon, medium", "Gallery from its provider", "Grid alone"])
+        #expect(Set(previews.map(\.name)) == ["CityWidget", "Lisbon, medium", "Gallery from its provider", "Grid alone", "Appearance alone"])
         let lisbon = try #require(previews.first { $0.name == "Lisbon, medium" })
         #expect(lisbon.kind == "CityWidget" && lisbon.family == .systemMedium)
         let r = try w.request(WireRequest(op: .preview, kind: lisbon.id, family: .systemMedium))

@@ -5,16 +5,6 @@ import FoundationEssentials
 // Default content margins per family, and `.contentMarginsDisabled()`, on the root of every
 // evaluated entry (issue 13).
 
-private struct Entry: TimelineEntry { let date: Date }
-
-private struct Provider: TimelineProvider {
-    func placeholder(in context: Context) -> Entry { Entry(date: Date(timeIntervalSince1970: 0)) }
-    func getSnapshot(in context: Context, completion: @escaping (Entry) -> Void) { completion(placeholder(in: context)) }
-    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<Entry>) -> Void) {
-        completion(Timeline(entries: [Entry(date: Date(timeIntervalSince1970: 0))], policy: .never))
-    }
-}
-
 /// Shows the margins its environment reports, so the test can read them back.
 private struct MarginView: View {
     @Environment(\.widgetContentMargins) var margins
@@ -23,14 +13,14 @@ private struct MarginView: View {
 
 private struct WithMargins: Widget {
     var body: some WidgetConfiguration {
-        StaticConfiguration(kind: "m", provider: Provider()) { _ in MarginView() }
+        StaticConfiguration(kind: "m", provider: EpochProvider()) { _ in MarginView() }
             .supportedFamilies([.systemSmall, .systemLarge, .accessoryRectangular])
     }
 }
 
 private struct WithoutMargins: Widget {
     var body: some WidgetConfiguration {
-        StaticConfiguration(kind: "m", provider: Provider()) { _ in MarginView() }
+        StaticConfiguration(kind: "m", provider: EpochProvider()) { _ in MarginView() }
             .contentMarginsDisabled()
             .supportedFamilies([.systemSmall])
     }

@@ -9,6 +9,18 @@ func eval<V: View>(_ view: V, family: WidgetFamily = .systemSmall, redaction: Re
     return ViewEvaluator.evaluate(view, environment: env)
 }
 
+/// An entry at 1970-01-01 00:00 UTC, the one `EpochProvider` gives for every op.
+struct EpochEntry: TimelineEntry { let date: Date }
+
+/// A provider whose placeholder, snapshot and one-entry timeline (`.never`) are `EpochEntry`.
+struct EpochProvider: TimelineProvider {
+    func placeholder(in context: Context) -> EpochEntry { EpochEntry(date: Date(timeIntervalSince1970: 0)) }
+    func getSnapshot(in context: Context, completion: @escaping (EpochEntry) -> Void) { completion(placeholder(in: context)) }
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<EpochEntry>) -> Void) {
+        completion(Timeline(entries: [EpochEntry(date: Date(timeIntervalSince1970: 0))], policy: .never))
+    }
+}
+
 /// Texts of all text nodes, in tree order.
 func texts(_ node: ViewNode) -> [String] {
     var out: [String] = []

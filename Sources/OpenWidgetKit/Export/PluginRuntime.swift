@@ -50,7 +50,8 @@ final class PluginRuntime: @unchecked Sendable {
             guard let id = request.kind, let i = Int(id), all.indices.contains(i) else {
                 throw IntentError("no preview \"\(request.kind ?? "")\" in \(bundleId) (\(all.count) previews)")
             }
-            return WireResponse(ok: true, entries: try all[i].entries(family: request.family, displaySize: request.displaySize))
+            return WireResponse(ok: true, entries: try all[i].entries(family: request.family, displaySize: request.displaySize,
+                                                                      colorScheme: request.colorScheme ?? .light))
         }
         guard let kind = request.kind else { throw IntentError("\(request.op.rawValue) needs a kind") }
         guard let record = records.first(where: { $0.kind == kind }) else {
@@ -62,6 +63,7 @@ final class PluginRuntime: @unchecked Sendable {
         }
         var context = TimelineProviderContext(family: family, displaySize: request.displaySize, isPreview: request.isPreview ?? false)
         context.contentMarginsDisabled = record.contentMarginsDisabled
+        context.colorScheme = request.colorScheme ?? .light
         let configuration = request.configuration ?? [:]
         switch request.op {
         case .describe:

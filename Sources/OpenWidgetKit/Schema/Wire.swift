@@ -21,14 +21,16 @@ public struct WireRequest: Codable, Hashable, Sendable {
     /// Intent configuration (`AppIntentConfiguration` parameters) by parameter name.
     public var configuration: [String: JSONValue]?
     public var isPreview: Bool?
+    /// The appearance the views are evaluated in (`@Environment(\.colorScheme)`); nil = `.light`.
+    public var colorScheme: ColorScheme?
     /// The action to perform (`perform`).
     public var action: IntentAction?
 
     public init(op: WireOperation, kind: String? = nil, family: WidgetFamily? = nil,
                 displaySize: DisplaySize? = nil, configuration: [String: JSONValue]? = nil,
-                isPreview: Bool? = nil, action: IntentAction? = nil) {
+                isPreview: Bool? = nil, colorScheme: ColorScheme? = nil, action: IntentAction? = nil) {
         self.op = op; self.kind = kind; self.family = family; self.displaySize = displaySize
-        self.configuration = configuration; self.isPreview = isPreview; self.action = action
+        self.configuration = configuration; self.isPreview = isPreview; self.colorScheme = colorScheme; self.action = action
     }
 }
 

@@ -242,6 +242,7 @@ public struct WireJSONWriter {
             member("title", a.title)
             endObject()
         }
+        member("colorScheme", r.colorScheme?.rawValue)
         member("configuration", r.configuration)
         if let size = r.displaySize {
             key("displaySize"); beginObject(); key("height"); number(size.height); key("width"); number(size.width); endObject()

@@ -9,6 +9,8 @@ public struct TimelineProviderContext: Sendable {
     public let isPreview: Bool
     /// The widget's `.contentMarginsDisabled()`: its root gets zero content margins.
     var contentMarginsDisabled = false
+    /// The appearance the views are evaluated in (the request's `colorScheme`).
+    var colorScheme: ColorScheme = .light
 
     public init(family: WidgetFamily, displaySize: DisplaySize? = nil, isPreview: Bool = false) {
         self.family = family

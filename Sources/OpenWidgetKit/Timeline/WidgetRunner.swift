@@ -18,6 +18,7 @@ extension WidgetRunner {
         env.widgetFamily = context.family
         env.displaySize = context.displaySize
         env.isPreview = context.isPreview
+        env.colorScheme = context.colorScheme
         env.widgetContentMargins = EdgeInsets(context.family.defaultContentMargins)
         if placeholder { env.redactionReasons = .placeholder }
         var node = ViewRenderDeadline.run { ViewEvaluator.evaluate(content(entry), environment: env) }

@@ -10,8 +10,10 @@ public struct RedactionReasons: OptionSet, Hashable, Sendable {
     public static let invalidated = RedactionReasons(rawValue: 1 << 2)
 }
 
-/// Light or dark appearance. The SDK evaluates in `.light` unless the caller says otherwise.
-public enum ColorScheme: String, Hashable, Sendable, CaseIterable {
+/// Light or dark appearance (`@Environment(\.colorScheme)`). The SDK evaluates in `.light`
+/// unless the request says otherwise (`WireRequest.colorScheme`: `preview --dark`, the daemon's
+/// `picture.colorScheme`).
+public enum ColorScheme: String, Codable, Hashable, Sendable, CaseIterable {
     case light, dark
 }
 

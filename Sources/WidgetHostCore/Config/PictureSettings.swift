@@ -7,10 +7,13 @@ import OpenWidgetKit
 /// "picture": {"scale": 2, "colorScheme": "dark", "signal": 8}
 /// ```
 public struct PictureSettings: Equatable, Sendable {
-    public enum ColorScheme: String, CaseIterable, Equatable, Sendable { case light, dark }
+    /// The SDK's own: the scheme a picture is drawn in is the one its views are evaluated in
+    /// (`InstanceSpec.colorScheme`, `@Environment(\.colorScheme)`).
+    public typealias ColorScheme = OpenWidgetKit.ColorScheme
 
     /// Pixels per point: 1, 2 or 3 (a `systemSmall` widget at 2 is 316 × 316 pixels).
     public var scale: Int = 2
+    /// Drawn in, and evaluated in: a widget drawn dark sees `colorScheme == .dark`, in every output.
     public var colorScheme: ColorScheme = .light
     /// When the picture file changed, `SIGRTMIN+signal` goes to every process of this user named
     /// `signalProcess` (`pkill -RTMIN+N waybar`): waybar's `image` module with `"signal": N`

@@ -11,10 +11,14 @@ public struct InstanceSpec: Equatable, Sendable {
     public var parameters: [String: JSONValue]
     public var outputs: [HostConfig.Output]
     public var appGroups: [String]
+    /// The appearance its views are evaluated in (its `picture.colorScheme`). An instance has one
+    /// timeline, so its text outputs see the same `colorScheme` its pictures are drawn in.
+    public var colorScheme: ColorScheme
     public init(id: String, bundleName: String, kind: String, family: WidgetFamily,
-                parameters: [String: JSONValue] = [:], outputs: [HostConfig.Output] = HostConfig.Output.standard, appGroups: [String] = []) {
+                parameters: [String: JSONValue] = [:], outputs: [HostConfig.Output] = HostConfig.Output.standard, appGroups: [String] = [],
+                colorScheme: ColorScheme = .light) {
         self.id = id; self.bundleName = bundleName; self.kind = kind; self.family = family
-        self.parameters = parameters; self.outputs = outputs; self.appGroups = appGroups
+        self.parameters = parameters; self.outputs = outputs; self.appGroups = appGroups; self.colorScheme = colorScheme
     }
 }
 
@@ -62,7 +66,8 @@ public enum WidgetInstancePlanner {
                     unresolved.append("widget \(w.id): kind \"\(w.kind)\" supports no family"); continue
                 }
                 out.append(InstanceSpec(id: w.id, bundleName: name, kind: w.kind, family: family,
-                                        parameters: w.parameters, outputs: w.outputs, appGroups: manifest.appGroups))
+                                        parameters: w.parameters, outputs: w.outputs, appGroups: manifest.appGroups,
+                                        colorScheme: w.picture.colorScheme))
             }
             let placed = Set(out.map { "\($0.bundleName)\u{0}\($0.kind)" })
             let unplaced = pairs.flatMap { name, manifest in
@@ -82,7 +87,8 @@ public enum WidgetInstancePlanner {
                         var params: [String: JSONValue] = [:]
                         for p in desc.parameters { if let d = p.defaultValue { params[p.name] = d } }
                         out.append(InstanceSpec(id: id, bundleName: name, kind: desc.kind, family: family,
-                                                parameters: params, outputs: config.defaults.outputs, appGroups: manifest.appGroups))
+                                                parameters: params, outputs: config.defaults.outputs, appGroups: manifest.appGroups,
+                                                colorScheme: config.defaults.picture.colorScheme))
                     }
                 }
             }

@@ -54,8 +54,11 @@ struct PreviewCommand: ParsableCommand {
     @Option(help: "Pixels per point for --png (1, 2 or 3).")
     var scale: Double = 2
 
-    @Flag(help: "Draw --png/--svg in the dark appearance.")
+    @Flag(help: "Evaluate the views with colorScheme == .dark (text and pictures), and draw --png/--svg in the dark appearance.")
     var dark = false
+
+    /// The appearance the worker evaluates the views in (nil: its default, `.light`).
+    private var colorScheme: ColorScheme? { dark ? .dark : nil }
 
     func validate() throws {
         if family != "all" && WidgetFamily(rawValue: family) == nil {
@@ -129,7 +132,8 @@ struct PreviewCommand: ParsableCommand {
                 print("┄┄ \(widget.kind) · \(fam.rawValue) ┄┄")
                 for op in [WireOperation.placeholder, .snapshot, .timeline] {
                     do {
-                        let response = try worker.request(WireRequest(op: op, kind: widget.kind, family: fam, configuration: configuration, isPreview: op != .timeline))
+                        let response = try worker.request(WireRequest(op: op, kind: widget.kind, family: fam, configuration: configuration, isPreview: op != .timeline,
+                                                                      colorScheme: colorScheme))
                         guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
                         background.check(response.entries ?? [], family: fam)
                         show(op, response, widget: widget.kind, family: fam, options: options, symbols: symbols)
@@ -167,7 +171,7 @@ struct PreviewCommand: ParsableCommand {
             print("")
             print("▶ \"\(p.name)\"" + (p.kind.map { " — \($0) · \(fam.rawValue)" } ?? " — view · \(fam.rawValue)"))
             do {
-                let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true))
+                let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true, colorScheme: colorScheme))
                 guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
                 let entries = response.entries ?? []
                 if format != .json { for e in entries { symbols.check(e.view, source: "preview \"\(p.name)\"") } }

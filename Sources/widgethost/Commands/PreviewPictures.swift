@@ -44,7 +44,8 @@ struct PreviewPictures {
                 for op in [WireOperation.placeholder, .snapshot, .timeline] {
                     let entries: [WireEntry]
                     do {
-                        let r = try worker.request(WireRequest(op: op, kind: widget.kind, family: family, configuration: config, isPreview: op != .timeline))
+                        let r = try worker.request(WireRequest(op: op, kind: widget.kind, family: family, configuration: config, isPreview: op != .timeline,
+                                                               colorScheme: dark ? .dark : nil))
                         guard r.ok else { throw Failure(description: r.error ?? "error") }
                         entries = r.entries ?? []
                     } catch {

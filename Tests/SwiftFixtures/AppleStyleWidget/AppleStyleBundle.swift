@@ -5,6 +5,7 @@ struct AppleStyleBundle: WidgetBundle {
     var body: some Widget {
         CityWidget()
         GalleryWidget()
+        AppearanceWidget()
     }
 }
 

@@ -91,12 +91,14 @@ public struct _NodeModifier {
     }
 
     /// A layout modifier: set on the node when the node has no layout modifier at or after
-    /// `stage`; otherwise the node is wrapped in a `group` that carries it, preserving the
-    /// author's order.
+    /// `stage` and no `fixedSize`; otherwise the node is wrapped in a `group` that carries it,
+    /// preserving the author's order. (Layout applies a node's `fixedSize` outside all its
+    /// layout modifiers, so `.fixedSize().frame(…)` needs the frame on a wrapper: the frame's
+    /// proposal is what the fixed-size child ignores, not the other way round.)
     static func layout(_ stage: LayoutStage, _ change: @escaping (inout Modifiers) -> Void) -> _NodeModifier {
         _NodeModifier { node in
             var n = node
-            if Self.stage(of: node.mods) >= stage.rawValue {
+            if Self.stage(of: node.mods) >= stage.rawValue || node.mods.other?["fixedSize"] != nil {
                 n = ViewNode(kind: .group, children: [node])
                 n.role = node.role
                 n.children?[0].role = nil
