@@ -76,11 +76,16 @@ final class BarProcess {
         try #require(rc == 0, "cannot start \(program): \(rc)")
     }
 
+    /// The group is killed only while its leader is not yet reaped: a reaped pid is free, and
+    /// with `pid_max` at 32768 another test's group leader (an Xvfb) took one and was killed by
+    /// `kill(-pid)` seconds later. `waitForExit` kills the group before it reaps.
     deinit {
         if stdinFD >= 0 { close(stdinFD) }
         if stdoutFD >= 0 { close(stdoutFD) }
-        if leadsGroup { kill(-pid, SIGKILL) }
-        if exited == nil { kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0) }
+        if exited == nil {
+            if leadsGroup { kill(-pid, SIGKILL) }
+            kill(pid, SIGKILL); var st: Int32 = 0; waitpid(pid, &st, 0)
+        }
     }
 
     var stdout: String { FileManagerFree.read(outPath) ?? "" }
@@ -120,8 +125,13 @@ final class BarProcess {
     func waitForExit(timeout: Double = 10) -> Int32? {
         let deadline = monotonicNow() + timeout
         while monotonicNow() < deadline {
-            var st: Int32 = 0
-            if waitpid(pid, &st, WNOHANG) == pid {
+            // Seen exiting without being reaped (WNOWAIT): its pid is still its group's, so
+            // what it started is killed before the pid is freed.
+            var info = siginfo_t()
+            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_signo == SIGCHLD {
+                if leadsGroup { kill(-pid, SIGKILL) }
+                var st: Int32 = 0
+                guard waitpid(pid, &st, 0) == pid else { return nil }
                 exited = (st & 0x7f) == 0 ? (st >> 8) & 0xff : 128 + (st & 0x7f)
                 return exited
             }

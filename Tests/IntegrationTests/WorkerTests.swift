@@ -2,6 +2,9 @@ import FoundationEssentials
 import OpenWidgetKit
 import Testing
 import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The worker process against a plugin written in C against the header alone, and against every
 /// kind of broken file: each must give one clear error line to the caller and never crash it.
@@ -105,5 +108,35 @@ import WidgetHostCore
         #expect(error.description.contains(expected), "got: \(error.description)")
         #expect(error.description.contains(path))
         #expect(!error.description.contains("\n"))
+    }
+}
+
+/// A worker's pid is free once it is reaped, and on this machine kind (`pid_max` 32768) the next
+/// process to take it can be any program's group leader: `BlockingWorkerClient` killed the
+/// worker's group by that pid after reaping it, and an Xvfb another test had started died that
+/// way in a CI run. `ns_last_pid` hands the freed pid to a process of the test's own.
+@Suite(.serialized) struct FreedWorkerPIDTests {
+    @Test func aReapedWorkersPidIsNotKilledAsAGroupWhenAnotherProcessHasIt() throws {
+        let lastPID = "/proc/sys/kernel/ns_last_pid"
+        let ci = getenv("CI").map { String(cString: $0) } == "true"
+        guard access(lastPID, W_OK) == 0 else {
+            #expect(!ci, "CI runs as root and must run this test: \(lastPID) is not writable")
+            return
+        }
+        let dir = TempDir()
+        var worker: BlockingWorkerClient? = try BlockingWorkerClient(pluginPath: dir.path + "/does-not-exist.so", executable: TestPaths.worker)
+        #expect(throws: BlockingWorkerClient.Failure.self) { try worker?.request(WireRequest(op: .describe)) }
+        #expect(worker?.hasExited == true, "the worker ended and was reaped")
+        let freed = try #require(worker?.pid)
+        #expect(eventually(timeout: 10) { kill(-freed, 0) != 0 && errno == ESRCH }, "the worker's group is gone, so its pid is free")
+        var holder: BarProcess?
+        for attempt in 0..<50 where holder == nil {
+            FileManagerFree.write(lastPID, "\(freed - 1)")
+            let p = try BarProcess("/bin/sleep", ["60"], dir: dir.path, name: "holder\(attempt)", ownGroup: true)
+            if p.pid == freed { holder = p }  // else another fork took it first: that one ends at once
+        }
+        let h = try #require(holder, "no process of the test got pid \(freed)")
+        worker = nil
+        #expect(isAlive(h.pid), "the client killed the group of the process that has its worker's old pid")
     }
 }

@@ -17,7 +17,8 @@ public final class BlockingWorkerClient {
     }
 
     public let pluginPath: String
-    private let pid: pid_t
+    /// The worker's pid (it leads its own process group).
+    public let pid: pid_t
     private let toWorker: Int32
     private let fromWorker: Int32
     private let stderrFile: Int32
@@ -79,14 +80,18 @@ public final class BlockingWorkerClient {
         stderrFile = errFD
     }
 
+    /// The worker's group (whatever it started) is killed only while the worker is not yet
+    /// reaped: a reaped pid is free for the system to give to another process, which may lead a
+    /// group of its own, and `kill(-pid)` would kill that group. `deathFailure` kills the group
+    /// before it reaps for the same reason.
     deinit {
         close(toWorker)
         if exited == nil {
+            kill(-pid, SIGKILL)  // the worker and whatever it started
             kill(pid, SIGKILL)
             var st: Int32 = 0
             waitpid(pid, &st, 0)
         }
-        kill(-pid, SIGKILL)  // whatever the worker started
         close(fromWorker)
         close(stderrFile)
     }
@@ -163,6 +168,11 @@ public final class BlockingWorkerClient {
     private func deathFailure() -> Failure {
         var st: Int32 = 0
         if exited == nil {
+            // Waited for without reaping (WNOWAIT): the pid is still the worker's group's, so
+            // what it started is ended before the pid is freed.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+            kill(-pid, SIGKILL)
             while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
             exited = st
         }
