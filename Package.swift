@@ -162,7 +162,10 @@ let package = Package(
             dependencies: ["WidgetHostCore", "OpenWidgetKit", "CWidgetPluginABI", "CSandbox"],
             swiftSettings: directMetadataAccess
         ),
-        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetHostCore", "OpenWidgetKit"]),
+        // The desktop surface's drawing and the display backends' contract: lays out and draws the
+        // widgets the host streams, with damage and hit testing; no toolkit (docs/architecture.md).
+        .target(name: "WidgetDesktopScene", dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
         .executableTarget(
             name: "widgethost-render",
@@ -178,6 +181,7 @@ let package = Package(
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
