@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
-        .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
