@@ -38,14 +38,15 @@ public struct DamageHistory: Equatable, Sendable {
     /// Forgets every frame: the next buffer of any age is drawn whole.
     public mutating func reset() { frames = [] }
 
-    /// `rects` clipped to `bounds`, empty and repeated ones dropped, those inside another
-    /// dropped, and their bounding box when more than `maxRects` remain.
+    /// `rects` clipped to `bounds`, empty ones dropped, overlapping ones merged into their
+    /// bounding box (so a clip made of them is disjoint boxes), and the bounding box of all when
+    /// more than `maxRects` remain.
     public static func simplified(_ rects: [PixelRect], within bounds: PixelRect) -> [PixelRect] {
         var out: [PixelRect] = []
         for r in rects {
-            guard let c = r.intersection(bounds) else { continue }
-            if out.contains(where: { $0.contains(c) }) { continue }
-            out.removeAll { c.contains($0) }
+            guard var c = r.intersection(bounds) else { continue }
+            // Overlapping rectangles become their bounding box, until none overlap.
+            while let i = out.firstIndex(where: { $0.intersection(c) != nil }) { c = c.union(out.remove(at: i)) }
             out.append(c)
         }
         if out.count > maxRects, let first = out.first { return [out.dropFirst().reduce(first) { $0.union($1) }] }

@@ -35,6 +35,11 @@ public final class DesktopScene {
     public var desktopDark = false {
         didSet { if oldValue != desktopDark, layout?.dark == nil { invalidateAll() } }
     }
+    /// False while no host is connected (the view stream ended): every widget is drawn with
+    /// the "not running" mark, as the GTK surface did. Changing it redraws everything.
+    public var hostRunning = true {
+        didSet { if oldValue != hostRunning { invalidateAll() } }
+    }
     public private(set) var layout: DesktopViewMessage.Layout?
     public private(set) var interaction = SceneInteraction()
 
@@ -257,7 +262,7 @@ public final class DesktopScene {
     private func drawWidget(_ id: String, family: WidgetFamily, frame: LogicalRect, on cr: OpaquePointer, scale s: Double) {
         guard let w = widgets[id] else { return }
         let (ox, oy) = Self.pixelOrigin(of: frame, scale: s)
-        let mark = WidgetMark(stale: w.message.stale, running: w.message.running)
+        let mark = WidgetMark(stale: w.message.stale, running: w.message.running && hostRunning)
         let options = PictureOptions(scale: s, appearance: appearance, now: w.laidOutAt)
         if mark != nil { cairo_push_group(cr) }
         let view = w.message.view ?? ViewNode(kind: .empty)
@@ -322,11 +327,38 @@ public final class DesktopScene {
         return SceneInteraction.Context(placement: p, layout: layout) { [unowned self] x, y in self.hit(on: output, x: x, y: y) }
     }
 
-    /// Runs `body` on the interaction; a change to what it draws redraws every output.
+    /// Runs `body` on the interaction; a change to what it draws damages, on every output, what
+    /// it covered before and covers after.
     private func interacting(_ body: (inout SceneInteraction) -> SceneAction) -> SceneAction {
-        let before = interaction.generation
+        let before = interaction
         let action = body(&interaction)
-        if interaction.generation != before { invalidateAll() }
+        guard interaction.generation != before.generation else { return action }
+        for (key, s) in outputs {
+            let rects = Self.footprint(before, s.placement) + Self.footprint(interaction, s.placement)
+            outputs[key]?.pending += rects.map { .area($0) }
+        }
         return action
+    }
+
+    /// Where the interaction's drawing is on `placement`, in area points: the menu, the focused
+    /// widget (its ring), every widget in edit mode (badges), and while dragging the dragged
+    /// widget, its slot and every widget making way (before and after). Outset by the ink margin.
+    static func footprint(_ i: SceneInteraction, _ placement: DesktopPlacement) -> [LogicalRect] {
+        var rects: [LogicalRect] = []
+        if let m = i.menu { rects.append(m.frame) }
+        if let f = i.focus.flatMap({ placement.frame(of: $0) }) { rects.append(f) }
+        if i.editing { rects += placement.widgets.map(\.frame) }
+        if let d = i.drag, let f = placement.frame(of: d.id) {
+            rects.append(LogicalRect(x: d.x - d.grabX, y: d.y - d.grabY, width: f.width, height: f.height))
+            if let slot = d.slot {
+                rects.append(slot.frame)
+                for w in placement.widgets where slot.preview[w.id] != w.frame {
+                    rects.append(w.frame)
+                    if let p = slot.preview[w.id] { rects.append(p) }
+                }
+            }
+        }
+        let m = PlacedTreeDamage.inkMargin
+        return rects.map { LogicalRect(x: $0.x - m, y: $0.y - m, width: $0.width + 2 * m, height: $0.height + 2 * m) }
     }
 }

@@ -148,3 +148,73 @@ import WidgetLayout
                 == [a, PixelRect(x: 95, y: 45, width: 5, height: 5)])
     }
 }
+
+@Suite struct InteractionDamageTests {
+    enum Step { case pointer(PointerEvent.Kind, Double, Double, UInt32), key(KeyEvent.Key) }
+
+    func run(_ steps: [Step], on s: DesktopScene) {
+        for step in steps {
+            switch step {
+            case .pointer(let kind, let x, let y, let t): _ = s.handle(PointerEvent(output: 1, kind: kind, x: x, y: y, time: t))
+            case .key(let k): _ = s.handle(KeyEvent(output: 1, key: k))
+            }
+        }
+    }
+
+    func widgets() -> [DesktopViewMessage.Widget] {
+        [widget("a", view: habit()), widget("b", view: clock(seconds: 1)), widget("c", view: habit(count: 7))]
+    }
+
+    /// After each step drawn damage-only into one buffer, the buffer equals a fresh scene that
+    /// took the same steps and drew everything.
+    @Test(arguments: [1.0, 1.5])
+    func menuAndEditModeRedrawOnlyWhatTheyCoverAndLeaveNothingBehind(scale: Double) {
+        let s = scene(widgets(), scale: scale)
+        let b = TestBuffer(scene: s, scale: scale)
+        b.draw(s)
+        b.age = 1
+        let script: [[Step]] = [
+            [.pointer(.press(button: 3), 40, 40, 10)],                  // the menu
+            [.pointer(.motion, 60, 40 + 6 + 28 + 10, 20)],              // its second row lit
+            [.pointer(.motion, 60, 40 + 6 + 2 * 28 + 10, 30)],          // its third
+            [.pointer(.press(button: 1), 60, 40 + 6 + 2 * 28 + 10, 40), .pointer(.release(button: 1), 60, 40 + 6 + 2 * 28 + 10, 50)],  // edit mode
+            [.pointer(.press(button: 1), 250, 50, 60), .pointer(.motion, 240, 120, 70)],   // dragging b
+            [.pointer(.motion, 60, 250, 80)],                           // over c's place: c makes way
+            [.pointer(.release(button: 1), 60, 250, 90)],
+            [.key(.tab), .key(.tab)],
+            [.key(.escape)],
+        ]
+        var done: [Step] = []
+        for (i, steps) in script.enumerated() {
+            run(steps, on: s)
+            done += steps
+            let damage = b.draw(s)
+            #expect(!damage.isEmpty, "step \(i)")
+            let fresh = scene(widgets(), scale: scale)
+            run(done, on: fresh)
+            let full = TestBuffer(scene: fresh, scale: scale)
+            full.draw(fresh)
+            #expect(b.bytes == full.bytes, "step \(i)")
+            if i == 1 {
+                // Lighting a row redraws the menu, not the widgets.
+                let menu = s.interaction.menu!.frame
+                #expect(damage == [PixelRect(covering: LogicalRect(x: menu.x - 1, y: menu.y - 1, width: menu.width + 2, height: menu.height + 2), scale: scale)!])
+            }
+        }
+    }
+
+    @Test func withoutAHostEveryWidgetIsMarkedNotRunning() throws {
+        let s = scene([widget("a", view: habit())])
+        let b = TestBuffer(scene: s, scale: 1)
+        b.draw(s)
+        s.hostRunning = false
+        #expect(s.needsFrame(on: 1))
+        b.age = 1
+        b.draw(s)
+        let stopped = scene([widget("a", view: habit(), running: false)])
+        let c = TestBuffer(scene: stopped, scale: 1)
+        c.draw(stopped)
+        #expect(b.bytes == c.bytes)
+        keep(b, "scene-no-host")
+    }
+}
