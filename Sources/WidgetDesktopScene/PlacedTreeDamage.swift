@@ -2,6 +2,9 @@ import FoundationEssentials
 import OpenWidgetKit
 import WidgetLayout
 import WidgetRendering
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where two layouts of one widget draw differently, in the widget's points: the rectangles of
 /// the placed nodes that changed (a clock whose seconds tick: the seconds' text, old and new),
@@ -13,9 +16,10 @@ import WidgetRendering
 /// - a node whose own properties (modifiers, style, value, …) changed damages its whole subtree
 ///   before and after, since modifiers reach the descendants (colour, opacity, redaction, clip);
 /// - a node with a different number of children damages both subtrees;
-/// - a change under a rotation, `scaleEffect` or shadow (which draw outside the frames), or to a
-///   node on the root's chain of only children (which carries the widget's container
-///   background and redaction), damages the whole widget;
+/// - a change in or under a rotation, `scaleEffect` or shadow damages that node's subtree ink
+///   through its transform (`ink`), before and after;
+/// - a change to a node on the root's chain of only children (which carries the widget's
+///   container background and redaction) damages the whole widget;
 /// - a `ProgressView(timerInterval:)` damages its ink when its fraction at the two instants differs.
 /// Ink is the union of frame, content frame and indicator, outset by `inkMargin` (antialiasing
 /// and glyph overhang), plus half a stroke's line width.
@@ -44,31 +48,34 @@ public enum PlacedTreeDamage {
             guard !whole else { return }
             visited += 1
             guard visited <= LayoutLimits.maxNodes, depth <= LayoutLimits.maxDepth else { whole = true; return }
-            let sameOwn = PlacedTreeDamage.bare(a.node) == PlacedTreeDamage.bare(b.node)
-            if !sameOwn {
-                if onRootChain || PlacedTreeDamage.drawsOutside(a.node) || PlacedTreeDamage.drawsOutside(b.node) { whole = true; return }
-                rects.append(PlacedTreeDamage.subtreeInk(a)); rects.append(PlacedTreeDamage.subtreeInk(b))
+            typealias D = PlacedTreeDamage
+            if D.drawsOutside(a.node) || D.drawsOutside(b.node) {
+                // Rotated, scaled or shadowed: any change redraws the whole transformed ink.
+                guard !same(a, b, depth: depth) else { return }
+                if onRootChain { whole = true } else { rects += [D.ink(a), D.ink(b)] }
                 return
             }
-            let moved = a.frame != b.frame || a.contentFrame != b.contentFrame || a.text != b.text
-                || a.indicator != b.indicator || a.font != b.font
-            if moved || timeChanged(a.node) {
-                if PlacedTreeDamage.drawsOutside(a.node) || (onRootChain && a.frame != b.frame) { whole = true; return }
-                if PlacedTreeDamage.clips(a.node) && a.frame != b.frame {
-                    rects.append(PlacedTreeDamage.subtreeInk(a)); rects.append(PlacedTreeDamage.subtreeInk(b))
-                    return
-                }
-                if PlacedTreeDamage.drawsItself(a.node) { rects.append(PlacedTreeDamage.ownInk(a)); rects.append(PlacedTreeDamage.ownInk(b)) }
-            }
-            guard a.children.count == b.children.count else {
-                if PlacedTreeDamage.drawsOutside(a.node) { whole = true; return }
-                rects.append(PlacedTreeDamage.subtreeInk(a)); rects.append(PlacedTreeDamage.subtreeInk(b))
+            if D.bare(a.node) != D.bare(b.node) {
+                if onRootChain { whole = true } else { rects += [D.ink(a), D.ink(b)] }
                 return
             }
+            if a.frame != b.frame || a.contentFrame != b.contentFrame || a.text != b.text || a.indicator != b.indicator
+                || a.font != b.font || timeChanged(a.node) {
+                if onRootChain && a.frame != b.frame { whole = true; return }
+                if D.clips(a.node) && a.frame != b.frame { rects += [D.ink(a), D.ink(b)]; return }
+                if D.drawsItself(a.node) { rects += [D.ownInk(a), D.ownInk(b)] }
+            }
+            guard a.children.count == b.children.count else { rects += [D.ink(a), D.ink(b)]; return }
             let chain = onRootChain && a.children.count == 1
-            let before = rects.count
             for (x, y) in zip(a.children, b.children) { compare(x, y, onRootChain: chain, depth: depth + 1) }
-            if rects.count > before && PlacedTreeDamage.drawsOutside(a.node) { whole = true }
+        }
+
+        /// Whether two subtrees draw the same.
+        func same(_ a: PlacedNode, _ b: PlacedNode, depth: Int) -> Bool {
+            guard depth <= LayoutLimits.maxDepth, a.children.count == b.children.count else { return false }
+            guard PlacedTreeDamage.bare(a.node) == PlacedTreeDamage.bare(b.node), a.frame == b.frame, a.contentFrame == b.contentFrame,
+                  a.text == b.text, a.indicator == b.indicator, a.font == b.font, !timeChanged(a.node) else { return false }
+            return zip(a.children, b.children).allSatisfy { same($0, $1, depth: depth + 1) }
         }
 
         /// A `ProgressView(timerInterval:)` whose fraction differs at the two instants.
@@ -117,10 +124,33 @@ public enum PlacedTreeDamage {
         return outset(r, margin)
     }
 
-    /// The ink of `p` and every descendant.
-    static func subtreeInk(_ p: PlacedNode) -> Rect {
+    /// The ink of `p` and every descendant, through each node's rotation, `scaleEffect` and
+    /// shadow (as `WidgetPainter` applies them: scale, then rotation, about the frame's centre;
+    /// the shadow inside them, offset and spread by half its radius).
+    static func ink(_ p: PlacedNode) -> Rect {
         var r = ownInk(p)
-        p.walk { r = union(r, ownInk($0)) }
+        for c in p.children { r = union(r, ink(c)) }
+        guard let m = p.node.modifiers, drawsOutside(p.node) else { return r }
+        if case .object(let o)? = m.other?["shadow"] {
+            func num(_ k: String) -> Double {
+                guard case .number(let v)? = o[k], v.isFinite else { return 0 }
+                return min(max(v, -200), 200)
+            }
+            let spread = max(0, num("radius")) / 2 + inkMargin
+            r = union(r, outset(r.offsetBy(num("x"), num("y")), spread))
+        }
+        let cx = p.frame.midX, cy = p.frame.midY
+        if case .number(let k)? = m.other?["scaleEffect"], k.isFinite, k > 0, k < 100 {
+            r = Rect(x: cx + (r.x - cx) * k, y: cy + (r.y - cy) * k, width: r.width * k, height: r.height * k)
+        }
+        if let deg = m.rotation, deg.isFinite, deg != 0 {
+            let a = deg * .pi / 180, c = cos(a), s = sin(a)
+            let corners = [(r.x, r.y), (r.maxX, r.y), (r.x, r.maxY), (r.maxX, r.maxY)].map { (x, y) in
+                (cx + (x - cx) * c - (y - cy) * s, cy + (x - cx) * s + (y - cy) * c)
+            }
+            let xs = corners.map(\.0), ys = corners.map(\.1)
+            r = outset(Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!), inkMargin)
+        }
         return r
     }
 

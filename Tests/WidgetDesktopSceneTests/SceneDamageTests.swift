@@ -1,7 +1,8 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
-import WidgetDesktopScene
+@testable import WidgetDesktopScene
+import WidgetGraphics
 import WidgetHostCore
 import WidgetLayout
 
@@ -216,5 +217,50 @@ import WidgetLayout
         c.draw(stopped)
         #expect(b.bytes == c.bytes)
         keep(b, "scene-no-host")
+    }
+}
+
+@Suite struct TransformedDamageTests {
+    /// A seconds ring as the Clocky example draws it: a trimmed circle rotated by −90°.
+    func ring(_ seconds: Double, tint: Color = .secondary) -> ViewNode {
+        tree(VStack {
+            Text("Ring").font(.caption)
+            ZStack {
+                Circle().trim(from: 0, to: seconds / 60).stroke(.red, lineWidth: 6).rotationEffect(.degrees(-90))
+                Text("xxxx").rotationEffect(.degrees(45))
+            }.frame(width: 80, height: 80).foregroundStyle(tint)
+        })
+    }
+
+    @Test(arguments: [1.0, 1.5])
+    func aRotatedNodeDamagesItsTurnedInkNotTheWholeWidget(scale: Double) throws {
+        let s = scene([widget("r", view: ring(10))], scale: scale)
+        let b = TestBuffer(scene: s, scale: scale)
+        b.draw(s)
+        b.age = 1
+        s.apply(change([widget("r", view: ring(11))]), now: fixedNow)
+        let damage = b.draw(s)
+        #expect(damage.count == 1)
+        // The ring's 80 pt frame, turned a quarter (a square: the same box), plus the stroke and margins.
+        #expect(damage[0].width <= Int((80 + 6 + 4) * scale) + 2 && damage[0].width >= Int(80 * scale))
+        s.apply(change([widget("r", view: ring(11, tint: .orange))]), now: fixedNow)   // the colour above the turned text
+        #expect(!b.draw(s).isEmpty)
+        let fresh = scene([widget("r", view: ring(11, tint: .orange))], scale: scale)
+        let full = TestBuffer(scene: fresh, scale: scale)
+        full.draw(fresh)
+        #expect(b.bytes == full.bytes)
+    }
+
+    @Test func aTurnedRectanglesInkIsItsTurnedBoundingBox() throws {
+        _ = SceneFonts.configured
+        let placed = PictureRenderer().layout(tree(Color.red.frame(width: 40, height: 20).rotationEffect(.degrees(90))),
+                                              family: .systemSmall, now: fixedNow)
+        var turned: PlacedNode?
+        placed.walk { if $0.node.modifiers?.rotation == 90 { turned = $0 } }
+        let p = try #require(turned)
+        let r = PlacedTreeDamage.ink(p)
+        // The frame outset by 1 (42 × 22), turned about its centre (22 × 42), outset by 1 again.
+        let f = p.frame
+        #expect(abs(r.x - (f.midX - 12)) < 1e-9 && abs(r.y - (f.midY - 22)) < 1e-9 && abs(r.width - 24) < 1e-9 && abs(r.height - 44) < 1e-9)
     }
 }
