@@ -77,17 +77,20 @@ public final class DesktopScene {
 
     /// Takes one message of the view stream, laid out at `now`: a snapshot replaces everything
     /// (and ends edit mode), a change replaces the widgets it names and takes off `removed`.
-    public func apply(_ message: DesktopViewMessage, now: Date) {
+    /// Returns whether a placement may have changed (read `area(on:)` and `inputRegion(on:)`
+    /// again); what needs drawing is `needsFrame(on:)`.
+    @discardableResult
+    public func apply(_ message: DesktopViewMessage, now: Date) -> Bool {
         if message.snapshot {
             if let l = message.layout { layout = l }
             widgets = [:]
             for w in message.widgets { widgets[w.id] = SceneWidget(message: w, placed: lay(w, now), laidOutAt: now) }
             interaction.reset()
             replace(damageAll: true)
-            return
+            return true
         }
-        if let l = message.layout, l != layout { layout = l; invalidateAll() }
         var placementChanged = false
+        if let l = message.layout, l != layout { layout = l; invalidateAll(); placementChanged = true }
         for w in message.widgets {
             let new = SceneWidget(message: w, placed: lay(w, now), laidOutAt: now)
             defer { widgets[w.id] = new }
@@ -103,6 +106,7 @@ public final class DesktopScene {
             if interaction.menu?.widgetID == id || interaction.drag?.id == id { interaction.reset() }
         }
         if placementChanged { replace(damageAll: false) }
+        return placementChanged
     }
 
     /// The outputs the widgets are shown on (the executable chooses: the primary one, or all).
@@ -240,14 +244,13 @@ public final class DesktopScene {
         let decorations = SceneDecorations(cr: cr, text: renderer.text, scale: s, dark: appearance == .dark)
         if let slot = drag?.slot { decorations.dropSlot(slot.frame) }
         for w in placement.widgets where w.id != drag?.id {
-            let frame = drag?.slot?.preview[w.id] ?? w.frame   // making way for a dragged widget
+            let frame = shownFrame(of: w.id, placement) ?? w.frame
             guard let r = PixelRect(covering: frame, scale: s), rects.contains(where: { $0.intersection(r) != nil }) else { continue }
             drawWidget(w.id, family: w.family, frame: frame, on: cr, scale: s)
             if interaction.editing { decorations.removeBadge(SceneInteraction.badgeFrame(of: frame)) }
             if interaction.focus == w.id { decorations.focusRing(frame) }
         }
-        if let d = drag, let w = placement.widgets.first(where: { $0.id == d.id }) {
-            let f = LogicalRect(x: d.x - d.grabX, y: d.y - d.grabY, width: w.frame.width, height: w.frame.height)
+        if let d = drag, let w = placement.widgets.first(where: { $0.id == d.id }), let f = shownFrame(of: d.id, placement) {
             drawWidget(w.id, family: w.family, frame: f, on: cr, scale: s)
             decorations.removeBadge(SceneInteraction.badgeFrame(of: f))
         }
@@ -255,6 +258,15 @@ public final class DesktopScene {
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         cairo_surface_destroy(surface)
+    }
+
+    /// Where widget `id` is drawn now (area points): at the pointer while dragged, where it
+    /// makes way for a dragged widget, else its place; nil when it is not placed.
+    private func shownFrame(of id: String, _ placement: DesktopPlacement) -> LogicalRect? {
+        guard let f = placement.frame(of: id) else { return nil }
+        guard let d = interaction.drag else { return f }
+        if d.id == id { return LogicalRect(x: d.x - d.grabX, y: d.y - d.grabY, width: f.width, height: f.height) }
+        return d.slot?.preview[id] ?? f
     }
 
     /// One widget at `frame` (area points): its tree through `PictureRenderer.paint` at a
@@ -316,7 +328,7 @@ public final class DesktopScene {
         switch p {
         case .area(let r): return PixelRect(covering: r, scale: s)
         case .widget(let id, let r):
-            guard let f = placement.frame(of: id) else { return nil }
+            guard let f = shownFrame(of: id, placement) else { return nil }
             let (ox, oy) = Self.pixelOrigin(of: f, scale: s)
             return PixelRect(covering: LogicalRect(x: r.x, y: r.y, width: r.width, height: r.height), scale: s, dx: ox, dy: oy)
         }

@@ -151,13 +151,14 @@ import WidgetLayout
 }
 
 @Suite struct InteractionDamageTests {
-    enum Step { case pointer(PointerEvent.Kind, Double, Double, UInt32), key(KeyEvent.Key) }
+    enum Step { case pointer(PointerEvent.Kind, Double, Double, UInt32), key(KeyEvent.Key), message(DesktopViewMessage) }
 
     func run(_ steps: [Step], on s: DesktopScene) {
         for step in steps {
             switch step {
             case .pointer(let kind, let x, let y, let t): _ = s.handle(PointerEvent(output: 1, kind: kind, x: x, y: y, time: t))
             case .key(let k): _ = s.handle(KeyEvent(output: 1, key: k))
+            case .message(let m): s.apply(m, now: fixedNow)
             }
         }
     }
@@ -181,6 +182,7 @@ import WidgetLayout
             [.pointer(.press(button: 1), 60, 40 + 6 + 2 * 28 + 10, 40), .pointer(.release(button: 1), 60, 40 + 6 + 2 * 28 + 10, 50)],  // edit mode
             [.pointer(.press(button: 1), 250, 50, 60), .pointer(.motion, 240, 120, 70)],   // dragging b
             [.pointer(.motion, 60, 250, 80)],                           // over c's place: c makes way
+            [.message(change([widget("b", view: clock(seconds: 2)), widget("c", view: habit(count: 8))]))],   // both change mid-drag
             [.pointer(.release(button: 1), 60, 250, 90)],
             [.key(.tab), .key(.tab)],
             [.key(.escape)],
