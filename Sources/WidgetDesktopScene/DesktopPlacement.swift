@@ -58,10 +58,13 @@ public struct DesktopPlacement: Equatable, Sendable {
     }
 
     /// A buffer's size in pixels for this area at `scale`: the area × scale, rounded up (what
-    /// `DisplayBackend.setArea` lends).
+    /// `DisplayBackend.setArea` lends); (0, 0) without an area or for a scale that is not a
+    /// positive number of sensible size.
     public func pixelSize(scale: Double) -> (width: Int, height: Int) {
-        guard let area else { return (0, 0) }
-        return (Int((area.width * scale).rounded(.up)), Int((area.height * scale).rounded(.up)))
+        guard let area, scale.isFinite, scale > 0 else { return (0, 0) }
+        let w = (area.width * scale).rounded(.up), h = (area.height * scale).rounded(.up)
+        guard w < 1e6, h < 1e6 else { return (0, 0) }
+        return (Int(w), Int(h))
     }
 
     private static func finite(_ v: Double) -> Double { v.isFinite ? max(0, v) : 0 }

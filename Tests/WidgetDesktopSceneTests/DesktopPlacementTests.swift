@@ -45,6 +45,7 @@ import WidgetHostCore
         #expect(p.frame(of: "c") == LogicalRect(x: 156 - side, y: 124 - p.grid.height, width: side, height: side))
         #expect(p.gridX == 156 - side && p.gridY == 124 - p.grid.height)
         #expect(p.pixelSize(scale: 1.25) == (195, 155))
+        #expect(p.pixelSize(scale: .nan) == (0, 0) && p.pixelSize(scale: .infinity) == (0, 0) && p.pixelSize(scale: 1e300) == (0, 0))
     }
 
     @Test func anUnknownAnchorIsTheConfigsDefaultAndAnAreaNeverLeavesTheOutput() {

@@ -176,3 +176,22 @@ import WidgetHostCore
         #expect(s.interaction.focus == nil && !s.wantsKeyboard)
     }
 }
+
+@Suite struct SceneBadInputTests {
+    @Test func numbersThatAreNotNumbersDrawAndClickNothingAndCrashNothing() {
+        let s = scene([widget("a", view: habit()), widget("b", .systemMedium, view: habit())],
+                      layout: DesktopViewMessage.Layout(widgets: ["a", "b"], anchor: "top-left", margin: .nan, gap: .infinity, columns: 0, scale: .nan, dark: nil))
+        // No margin, the default gap, one column (the medium widget still two slots wide below a).
+        #expect(s.area(on: 1) == LogicalRect(x: 0, y: 0, width: 338, height: 196 + 158))
+        for kind in [PointerEvent.Kind.press(button: 3), .motion, .release(button: 3), .press(button: 1), .release(button: 1), .leave] {
+            #expect(s.handle(PointerEvent(output: 1, kind: kind, x: .nan, y: .infinity, time: .max)) == .nothing)
+        }
+        #expect(s.hit(on: 1, x: .nan, y: 3) == nil)
+        #expect(s.handle(PointerEvent(output: 9, kind: .press(button: 1), x: 1, y: 1, time: 0)) == .nothing)   // an output not shown
+        let b = TestBuffer(scene: s, scale: 1)
+        var odd = b.buffer
+        odd.scale = .nan
+        _ = s.draw(into: odd)   // nothing to check but that it returns
+        #expect(s.draw(into: PixelBuffer(output: 1, pixels: b.memory, width: 0, height: 0, stride: 0, scale: 1, age: 1, token: 0)).isEmpty)
+    }
+}
