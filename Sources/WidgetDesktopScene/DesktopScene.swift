@@ -304,10 +304,21 @@ public final class DesktopScene {
 
     private func damage(_ id: String, _ rects: [Rect]) {
         guard !rects.isEmpty else { return }
-        for key in outputs.keys { outputs[key]?.pending += rects.map { .widget(id, $0) } }
+        for key in outputs.keys { addPending(rects.map { .widget(id, $0) }, on: key) }
     }
 
-    private func invalidateAll() { for key in outputs.keys { outputs[key]?.full = true } }
+    /// Most damage rectangles kept waiting per output: an output that draws nothing for long (a
+    /// covered surface while a clock ticks) is drawn whole next instead of keeping more.
+    static let maxPending = 64
+
+    private func addPending(_ items: [Pending], on key: DisplayOutput.ID) {
+        guard var s = outputs[key], !s.full else { return }
+        s.pending += items
+        if s.pending.count > Self.maxPending { s.pending = []; s.full = true }
+        outputs[key] = s
+    }
+
+    private func invalidateAll() { for key in outputs.keys { outputs[key]?.full = true; outputs[key]?.pending = [] } }
 
     /// Places the widgets again on every output; a changed placement redraws that output whole.
     private func replace(damageAll: Bool) {
@@ -347,7 +358,7 @@ public final class DesktopScene {
         guard interaction.generation != before.generation else { return action }
         for (key, s) in outputs {
             let rects = Self.footprint(before, s.placement) + Self.footprint(interaction, s.placement)
-            outputs[key]?.pending += rects.map { .area($0) }
+            addPending(rects.map { .area($0) }, on: key)
         }
         return action
     }

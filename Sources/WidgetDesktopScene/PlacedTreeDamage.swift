@@ -61,7 +61,6 @@ public enum PlacedTreeDamage {
             }
             if a.frame != b.frame || a.contentFrame != b.contentFrame || a.text != b.text || a.indicator != b.indicator
                 || a.font != b.font || timeChanged(a.node) {
-                if onRootChain && a.frame != b.frame { whole = true; return }
                 if D.clips(a.node) && a.frame != b.frame { rects += [D.ink(a), D.ink(b)]; return }
                 if D.drawsItself(a.node) { rects += [D.ownInk(a), D.ownInk(b)] }
             }

@@ -111,6 +111,37 @@ import WidgetLayout
         #expect(b.bytes == full.bytes)
     }
 
+    @Test func anOutputThatDrawsNothingForLongKeepsNoMoreThanAWholeRedraw() throws {
+        let timer = tree(VStack { Text("Tea"); Text(fixedNow.addingTimeInterval(-65), style: .timer).monospacedDigit() })
+        let s = scene([widget("tea", view: timer)])
+        let b = TestBuffer(scene: s, scale: 1)
+        b.draw(s)
+        b.age = 1
+        for t in 1...3 { s.tick(now: fixedNow.addingTimeInterval(Double(t))) }
+        #expect(b.draw(s).count == 1)   // three ticks of one text: one rectangle
+        // A covered surface is asked for no frame while the timer ticks (1:09 … 4:25: one rectangle each).
+        for t in 4...200 { s.tick(now: fixedNow.addingTimeInterval(Double(t))) }
+        #expect(b.draw(s) == [PixelRect(x: 0, y: 0, width: b.width, height: b.height)])
+    }
+
+    @Test func aTimerGrowingAnHourRedrawsItsTextsNotTheWholeWidget() throws {
+        let timer = tree(VStack { Text("Tea"); Text(fixedNow.addingTimeInterval(-3599), style: .timer).monospacedDigit() })
+        let s = scene([widget("tea", view: timer)], scale: 1.5)
+        let b = TestBuffer(scene: s, scale: 1.5)
+        b.draw(s)
+        b.age = 1
+        #expect(s.tick(now: fixedNow.addingTimeInterval(1)))   // 59:59 → 1:00:00, wider: the stack re-centres
+        let damage = b.draw(s)
+        let whole = PixelRect(x: 0, y: 0, width: b.width, height: b.height)
+        #expect(!damage.isEmpty && !damage.contains(whole) && damage.allSatisfy { $0.width < whole.width / 2 })
+        let fresh = DesktopScene()
+        fresh.setOutputs([output(scale: 1.5)])
+        fresh.apply(snapshot([widget("tea", view: timer)]), now: fixedNow.addingTimeInterval(1))
+        let full = TestBuffer(scene: fresh, scale: 1.5)
+        full.draw(fresh)
+        #expect(b.bytes == full.bytes)
+    }
+
     @Test func aWidgetWithoutLiveDatesNeverTicks() {
         let s = scene([widget("habit", view: habit())])
         #expect(s.nextTick(after: fixedNow) == nil)
