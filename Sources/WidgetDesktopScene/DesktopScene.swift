@@ -195,6 +195,9 @@ public final class DesktopScene {
         return .widget(id: w.id)
     }
 
+    /// The last message about widget `id` (its kind, family, tree and state); nil when unknown.
+    public func widget(_ id: String) -> DesktopViewMessage.Widget? { widgets[id]?.message }
+
     /// The laid-out tree of widget `id` (nil before its first entry), and the instant it was laid out at.
     public func placedTree(of id: String) -> (placed: PlacedNode, now: Date)? {
         guard let w = widgets[id], let p = w.placed else { return nil }

@@ -195,3 +195,26 @@ import WidgetHostCore
         #expect(s.draw(into: PixelBuffer(output: 1, pixels: b.memory, width: 0, height: 0, stride: 0, scale: 1, age: 1, token: 0)).isEmpty)
     }
 }
+
+@Suite struct SceneAccessibilityTests {
+    @Test func widgetsControlsAndTheMenuAreNamedWithTheirRectangles() throws {
+        let s = scene([widget("a", view: habit()), widget("n", view: nil)])
+        let placed = try #require(s.placedTree(of: "a")).placed
+        let log = try #require(WidgetHitTest.controls(in: placed).first)
+        let elements = s.accessibleElements(on: 1)
+        #expect(elements.map(\.name) == ["Water", "n"])
+        #expect(elements.map(\.role) == [.widget, .widget])
+        #expect(elements[0].frame == LogicalRect(x: 0, y: 0, width: 158, height: 158))
+        #expect(elements[0].children == [SceneAccessible(role: .button, name: "Log Habit", frame: LogicalRect(x: log.frame.x, y: log.frame.y, width: log.frame.width, height: log.frame.height))])
+        _ = s.handle(PointerEvent(output: 1, kind: .press(button: 3), x: 20, y: 20, time: 0))
+        let menu = try #require(s.accessibleElements(on: 1).last)
+        #expect(menu.role == .menu && menu.frame == LogicalRect(x: 20, y: 20, width: 156, height: 124))
+        #expect(menu.children.map(\.name) == ["Edit Widget", "Remove Widget", "Edit Home Screen", "Add Widget…"])
+        #expect(menu.children[1].frame == LogicalRect(x: 20, y: 20 + 6 + 28, width: 156, height: 28))
+        // Activating "Remove Widget" is a click at its centre.
+        let row = menu.children[1].frame
+        _ = s.handle(PointerEvent(output: 1, kind: .press(button: 1), x: row.x + row.width / 2, y: row.y + row.height / 2, time: 10))
+        #expect(s.handle(PointerEvent(output: 1, kind: .release(button: 1), x: row.x + row.width / 2, y: row.y + row.height / 2, time: 20))
+                == .removeWidget(id: "a"))
+    }
+}
