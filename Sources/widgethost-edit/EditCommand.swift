@@ -119,7 +119,8 @@ enum EditCommand {
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_container_set_border_width(cast(box), 16)
         let label = makeLabel(message)
-        gtk_label_set_selectable(cast(label), 1)
+        gtk_label_set_selectable(cast(label), 1)   // to copy it; not focusable, so not selected at once
+        gtk_widget_set_can_focus(label, 0)
         gtk_box_pack_start(cast(box), label, 0, 0, 0)
         let close = gtk_button_new_with_mnemonic("_Close")!
         gtk_widget_set_halign(close, GTK_ALIGN_END)

@@ -54,6 +54,7 @@ final class EditWidgetWindow {
         gtk_box_pack_start(cast(outer), grid, 0, 0, 0)
         status = makeLabel("")
         gtk_label_set_selectable(cast(status), 1)
+        gtk_widget_set_can_focus(status, 0)
         gtk_widget_set_no_show_all(status, 1)   // shown with an error only, taking no room before
         gtk_box_pack_start(cast(outer), status, 0, 0, 0)
         let buttons = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!

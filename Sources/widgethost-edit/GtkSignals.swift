@@ -59,15 +59,16 @@ func markupEscaped(_ s: String) -> String {
     return String(cString: escaped)
 }
 
-/// A label aligned to the start; `markup` is Pango markup. `wrap`: its lines wrap at 60
-/// characters at most (a wrapping label makes GTK 3 size a window's height for its narrowest
-/// width: short labels in small windows do not wrap).
+/// A label aligned to the start; `markup` is Pango markup. `wrap`: its lines wrap at 48 to 60
+/// characters (GTK 3 sizes a window's height for a wrapping label's narrowest width, so that
+/// width is kept sensible; short labels in small windows do not wrap).
 func makeLabel(_ text: String, markup: Bool = false, dim: Bool = false, wrap: Bool = true) -> UnsafeMutablePointer<GtkWidget> {
     let label = gtk_label_new(nil)!
     if markup { gtk_label_set_markup(cast(label), text) } else { gtk_label_set_text(cast(label), text) }
     gtk_label_set_xalign(cast(label), 0)
     if wrap {
         gtk_label_set_line_wrap(cast(label), 1)
+        gtk_label_set_width_chars(cast(label), 48)   // its narrowest: wraps, but not into a tall column
         gtk_label_set_max_width_chars(cast(label), 60)
     }
     if dim { gtk_style_context_add_class(gtk_widget_get_style_context(label), "dim-label") }
