@@ -27,6 +27,8 @@ final class GalleryWindow {
     private let noMatch: UnsafeMutablePointer<GtkWidget>
     /// One per widget kind: its box, the words searched, and its tiles in order.
     private var sections: [(box: UnsafeMutablePointer<GtkWidget>, words: String, tiles: [UnsafeMutablePointer<GtkWidget>])] = []
+    /// The window was closed (its widgets are gone) before the content arrived.
+    private var closed = false
     /// Widest row of tiles, in points, before the next tile wraps to a new row.
     static let rowWidth = 720.0
 
@@ -61,52 +63,40 @@ final class GalleryWindow {
         SignalHandler.connect(search, "activate") { self.focusFirstTile() }
     }
 
-    /// Shows the window at once and fills it when GTK is idle (describing the bundles and
-    /// asking their previews runs a worker per bundle).
+    /// Shows the window at once ("Loading the installed widgets…", the search entry usable) and
+    /// fills it when the content, loaded on another thread, arrives.
     func show() {
         gtk_widget_show_all(window)
-        let fill: GSourceFunc = { data in
-            Unmanaged<GalleryWindow>.fromOpaque(data!).takeRetainedValue().fill()
-            return 0
+        SignalHandler.connect(window, "destroy") { self.closed = true }
+        GalleryContent.load(config: config) { content in
+            if !self.closed { self.fill(content) }
         }
-        g_idle_add(fill, Unmanaged.passRetained(self).toOpaque())
     }
 
-    private func fill() {
-        let catalog = PluginFolderCatalog(config: config)
-        let items: [GalleryItem], bundles: [InstalledBundle]
-        do {
-            items = try WidgetGallery.items(config: config, catalog: catalog)
-            bundles = try catalog.installedBundles()
-        } catch {
-            showError("\(error)")
+    private func fill(_ content: GalleryContent) {
+        if let failure = content.failure {
+            showError(failure)
             return
         }
-        let previews = PreviewTrees(config: config)
+        let items = content.items
         let pictures = PreviewPicture(scale: Int(gtk_widget_get_scale_factor(window)))
-        var problems = catalog.problems
-        var trees: [String: [String: ViewNode]] = [:]
-        for b in bundles {
-            let got = previews.trees(of: b)
-            trees[b.fileName] = got.trees
-            problems += got.problems
-        }
         let declaring = Dictionary(grouping: items, by: \.kind).mapValues { Set($0.map(\.bundle)).count }
         var kinds: [[GalleryItem]] = []
         for item in items {
             if let last = kinds.last?.first, last.bundle == item.bundle, last.kind == item.kind { kinds[kinds.count - 1].append(item) } else { kinds.append([item]) }
         }
         for group in kinds {
-            addSection(group, trees: trees[group[0].bundle] ?? [:], pictures: pictures, ambiguous: (declaring[group[0].kind] ?? 0) > 1)
+            addSection(group, trees: content.trees[group[0].bundle] ?? [:], pictures: pictures, ambiguous: (declaring[group[0].kind] ?? 0) > 1)
         }
         if items.isEmpty {
-            showError("No widgets are installed in \(catalog.pluginFolder).")
-        } else if !problems.isEmpty {
-            showError("Some widgets cannot be shown: " + problems.joined(separator: "; "))
+            showError("No widgets are installed in \(content.pluginFolder).")
+        } else if !content.problems.isEmpty {
+            showError("Some widgets cannot be shown: " + content.problems.joined(separator: "; "))
         } else {
             gtk_widget_hide(status)
         }
-        gtk_widget_grab_focus(search)
+        filter()   // what was typed while loading
+        if gtk_widget_has_focus(search) == 0 && gtk_window_get_focus(cast(window)) == nil { gtk_widget_grab_focus(search) }
     }
 
     private func addSection(_ items: [GalleryItem], trees: [String: ViewNode], pictures: PreviewPicture, ambiguous: Bool) {
@@ -146,7 +136,7 @@ final class GalleryWindow {
             return missing
         }()
         gtk_box_pack_start(cast(content), picture, 0, 0, 0)
-        let caption = item.family.galleryName + (item.placed.isEmpty ? "" : " · on the desktop")
+        let caption = item.family.galleryName + (item.placed.isEmpty ? "" : " · added")   // configured already (maybe not on the desktop)
         let label = gtk_label_new(caption)!
         gtk_style_context_add_class(gtk_widget_get_style_context(label), "dim-label")
         gtk_box_pack_start(cast(content), label, 0, 0, 0)
