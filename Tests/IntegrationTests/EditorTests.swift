@@ -126,7 +126,8 @@ extension TestPaths {
     }
 
     /// A read-only config: the form opens (it only reads), Apply shows why nothing was written,
-    /// and the file keeps every byte; the window stays until closed with Escape.
+    /// and the file keeps every byte; the window stays until closed with Escape. The gallery
+    /// says the same when a widget is chosen, and stays.
     @Test func aReadOnlyConfigShowsTheErrorInTheWindowAndKeepsTheFile() throws {
         guard let screen = try Screen.start() else { return }
         let dir = ConfigEditCommandTests.folder(config: """
@@ -141,6 +142,12 @@ extension TestPaths {
         screen.drive(["--edit", "\(Self.stats)-systemSmall", "--config", file], [
             "window:Edit Widget", "choose:Stat Type:Distance", "click:Apply", "text:is read-only (mode 444): not changed",
             "shot:6-read-only", "window:Edit Widget", "key:Escape", "exit:0",
+        ])
+        #expect(FileManagerFree.read(file) == before)
+        screen.drive(["--gallery", "--config", file], [
+            "window:Add Widget", "type:Stats", "showing:Daily Stats, Medium", "click:Daily Stats, Medium",
+            "text:Daily Stats (Medium) was not added: \(file) is read-only (mode 444): not changed", "shot:8-gallery-read-only",
+            "window:Add Widget", "key:Escape", "exit:0",
         ])
         #expect(FileManagerFree.read(file) == before)
     }
