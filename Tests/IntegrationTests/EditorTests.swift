@@ -68,11 +68,22 @@ extension TestPaths {
         func drive(_ args: [String], _ steps: [String], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
             chmod(runtime.path, 0o700)
             // No WAYLAND_DISPLAY at all (set, even empty, it sends libatspi's and the registry's
-            // synthesized input to Wayland): everything here is on the private X display.
-            let r = run("/usr/bin/timeout", ["180", "/usr/bin/env", "-u", "WAYLAND_DISPLAY", "dbus-run-session", "--", "/usr/bin/python3",
-                                             EditorTests.driver, shots] + steps + ["--", TestPaths.edit] + args,
-                        environment: ["DISPLAY": x.display, "DBUS_FATAL_WARNINGS": "0", "XDG_RUNTIME_DIR": runtime.path, "GTK_THEME": "Adwaita",
-                                      "GDK_BACKEND": "x11"])
+            // synthesized input to Wayland): everything here is on the private X display. GIO's
+            // local VFS: no gvfsd is activated on the session bus.
+            // A BarProcess: its own process group, killed as a whole at the end, and no signal
+            // blocked (the runner's mask, inherited, kept the bus's services alive after it).
+            let environment = currentEnvironment().filter { e in !["DISPLAY=", "WAYLAND_DISPLAY=", "XDG_RUNTIME_DIR=", "DBUS_SESSION_BUS_ADDRESS="].contains { e.hasPrefix($0) } }
+                + ["DISPLAY=\(x.display)", "DBUS_FATAL_WARNINGS=0", "XDG_RUNTIME_DIR=\(runtime.path)", "GTK_THEME=Adwaita", "GDK_BACKEND=x11", "GIO_USE_VFS=local"]
+            let driver: BarProcess
+            do {
+                driver = try BarProcess("/usr/bin/dbus-run-session", ["--", "/usr/bin/python3", EditorTests.driver, shots] + steps + ["--", TestPaths.edit] + args,
+                                        dir: runtime.path, name: "driver", stdin: .file("/dev/null"), environment: environment, ownGroup: true)
+            } catch {
+                Issue.record("cannot start the driver: \(error)", sourceLocation: sourceLocation)
+                return false
+            }
+            let status = driver.waitForExit(timeout: 180)
+            let r = (status: status ?? -1, stdout: driver.stdout, stderr: driver.stderr)
             #expect(r.status == 0, "driver:\n\(r.stdout)\n\(r.stderr)", sourceLocation: sourceLocation)
             return r.status == 0
         }
