@@ -138,7 +138,7 @@ extension TestPaths {
 
     /// A read-only config: the form opens (it only reads), Apply shows why nothing was written,
     /// and the file keeps every byte; the window stays until closed with Escape. The gallery
-    /// says the same when a widget is chosen, and stays.
+    /// says the same when a widget is chosen (Tab to the next size and Space, or a click), and stays.
     @Test func aReadOnlyConfigShowsTheErrorInTheWindowAndKeepsTheFile() throws {
         guard let screen = try Screen.start() else { return }
         let dir = ConfigEditCommandTests.folder(config: """
@@ -156,8 +156,10 @@ extension TestPaths {
         ])
         #expect(FileManagerFree.read(file) == before)
         screen.drive(["--gallery", "--config", file], [
-            "window:Add Widget", "type:Stats", "showing:Daily Stats, Medium", "click:Daily Stats, Medium",
-            "text:Daily Stats (Medium) was not added: \(file) is read-only (mode 444): not changed", "shot:8-gallery-read-only",
+            "window:Add Widget", "type:Stats", "showing:Daily Stats, Medium", "key:Return", "focused:Daily Stats, Small",
+            "key:Tab", "focused:Daily Stats, Medium", "key:space",
+            "text:Daily Stats (Medium) was not added: \(file) is read-only (mode 444): not changed",
+            "click:Daily Stats, Large", "text:Daily Stats (Large) was not added", "shot:8-gallery-read-only",
             "window:Add Widget", "key:Escape", "exit:0",
         ])
         #expect(FileManagerFree.read(file) == before)
