@@ -76,6 +76,7 @@ let package = Package(
         .executable(name: "widgethost-worker", targets: ["widgethost-worker"]),
         .executable(name: "widgethost-desktop", targets: ["widgethost-desktop"]),
         .executable(name: "widgethost-render", targets: ["widgethost-render"]),
+        .executable(name: "widgethost-edit", targets: ["widgethost-edit"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
         /// `import Combine` for widget code (OpenCombine under Apple's name); only bundles that use it link it.
         .library(name: "Combine", targets: ["Combine"]),
@@ -166,6 +167,10 @@ let package = Package(
         // widgets the host streams, with damage and hit testing; no toolkit (docs/architecture.md).
         .target(name: "WidgetDesktopScene", dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
         .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        /// The editor, started on demand: "Add Widget" gallery and "Edit Widget" forms in GTK 3, previews
+        /// drawn in-process with WidgetGraphics, config.json written only through WidgetConfigEditing.
+        .executableTarget(name: "widgethost-edit", dependencies: ["CGtk", "WidgetGraphics", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"],
+                         linkerSettings: [.linkedLibrary("atk-1.0")]),  // accessible names (CGtk links GTK, not ATK)
         /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
         .executableTarget(
             name: "widgethost-render",

@@ -44,6 +44,11 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v xprop >/dev/null || missing+=(x11-utils)
     # ... and a window manager with desktop windows (as GNOME's, KDE's, Xfce's) to stack it under.
     command -v openbox >/dev/null || missing+=(openbox)
+    # EditorTests: widgethost-edit driven through AT-SPI (a private session bus starts
+    # at-spi-bus-launcher and at-spi2-registryd) by a Python script using GObject's Atspi.
+    command -v dbus-run-session >/dev/null || missing+=(dbus-daemon)
+    [ -x /usr/libexec/at-spi-bus-launcher ] || missing+=(at-spi2-core)
+    /usr/bin/python3 -c "import gi; gi.require_version('Atspi', '2.0')" 2>/dev/null || missing+=(python3-gi gir1.2-atspi-2.0)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

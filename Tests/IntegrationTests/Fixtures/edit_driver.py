@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""Drives widgethost-edit as a person would, for Tests/IntegrationTests/EditorTests.swift.
+
+Runs inside a private session bus (dbus-run-session), where GTK's AT-SPI bridge and this script
+meet on the bus at-spi-bus-launcher starts. It finds windows and controls by their accessible
+names, moves the real pointer and presses real keys (XTest, through libatspi) on the X display
+in $DISPLAY, and takes screenshots of the screen with ImageMagick's `import`.
+
+usage: edit_driver.py SHOT_DIR STEP... -- PROGRAM ARG...
+
+Steps, run in order (each waits up to 20 s for what it needs, then fails naming what it saw):
+  window:TITLE              a window (frame) of the program named TITLE is showing
+  gone:TITLE                no window named TITLE is showing
+  click:NAME                a left click in the middle of the showing control named NAME
+  type:TEXT                 types TEXT on the keyboard
+  key:KEY                   presses and releases one key (Return, Escape, Tab, a letter…), with
+                            alt+KEY while Alt is held (a mnemonic)
+  choose:NAME:ITEM          clicks the menu button (combo box) NAME, then its item ITEM
+  showing:NAME              a control named NAME is showing: mapped and on the screen (AT-SPI's
+                            SHOWING and VISIBLE; GTK leaves VISIBLE off when scrolled out of view)
+  hidden:NAME               no control named NAME is showing
+  text:WORDS                a showing label contains WORDS
+  focused:NAME              the control named NAME (or a part of it) has the keyboard focus
+  shot:FILE                 a screenshot of the whole screen, SHOT_DIR/FILE.png
+  exit:STATUS               the program exits with STATUS
+Prints one line per step; exits 1 at the first step that fails.
+"""
+import os
+import subprocess
+import sys
+import time
+
+# libatspi (and at-spi2-registryd, so start the session bus without it too) synthesizes input for
+# Wayland when WAYLAND_DISPLAY is set at all, even empty: this driver works the X display in
+# $DISPLAY only.
+os.environ.pop("WAYLAND_DISPLAY", None)
+os.environ.setdefault("DBUS_FATAL_WARNINGS", "0")  # a stale object path from a closed window must not abort the driver
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+PATIENCE = 20.0
+
+
+def fail(message):
+    print("FAILED: " + message, flush=True)
+    sys.exit(1)
+
+
+def eventually(what, probe):
+    """probe() until it is true; `what` (text, or a function giving it: what is seen then) when never."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        result = probe()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            fail(what() if callable(what) else what)
+        time.sleep(0.1)
+
+
+def application(pid):
+    desktop = Atspi.get_desktop(0)
+    for i in range(desktop.get_child_count()):
+        app = desktop.get_child_at_index(i)
+        try:
+            if app is not None and app.get_process_id() == pid:
+                return app
+        except Exception:
+            pass
+    return None
+
+
+def walk(node, depth=0):
+    if node is None or depth > 60:
+        return
+    yield node
+    try:
+        count = node.get_child_count()
+    except Exception:
+        return
+    for i in range(count):
+        try:
+            child = node.get_child_at_index(i)
+        except Exception:
+            continue
+        yield from walk(child, depth + 1)
+
+
+def showing(node):
+    try:
+        states = node.get_state_set()
+        return states.contains(Atspi.StateType.SHOWING) and states.contains(Atspi.StateType.VISIBLE)
+    except Exception:
+        return False
+
+
+def name(node):
+    try:
+        return node.get_name() or ""
+    except Exception:
+        return ""
+
+
+def role(node):
+    try:
+        return node.get_role_name()
+    except Exception:
+        return "?"
+
+
+class Session:
+    def __init__(self, shots, program):
+        self.shots = shots
+        env = dict(os.environ)
+        env.pop("NO_AT_BRIDGE", None)
+        self.process = subprocess.Popen(program, env=env)
+        self.app = eventually("the program appeared on the accessibility bus", lambda: application(self.process.pid))
+
+    def nodes(self):
+        app = application(self.process.pid)
+        if app is None:
+            return []
+        Atspi.Accessible.clear_cache(app)
+        return list(walk(app))
+
+    def find(self, wanted, roles=None):
+        for node in self.nodes():
+            if name(node) == wanted and showing(node) and (roles is None or role(node) in roles):
+                return node
+        return None
+
+    def seen(self):
+        return sorted({"%s '%s'" % (role(n), name(n)) for n in self.nodes() if showing(n) and name(n)})
+
+    def click_at(self, node):
+        box = node.get_extents(Atspi.CoordType.SCREEN)
+        x, y = box.x + box.width // 2, box.y + box.height // 2
+        Atspi.generate_mouse_event(x, y, "abs")
+        time.sleep(0.1)
+        Atspi.generate_mouse_event(x, y, "b1c")
+
+    def wait_for(self, wanted, roles=None):
+        return eventually(lambda: "no showing control named '%s' (showing: %s)" % (wanted, "; ".join(self.seen())),
+                          lambda: self.find(wanted, roles))
+
+    def step(self, step):
+        verb, _, rest = step.partition(":")
+        if verb == "window":
+            self.wait_for(rest, ("frame", "dialog"))
+        elif verb == "gone":
+            eventually("window '%s' still showing" % rest, lambda: self.find(rest, ("frame", "dialog")) is None)
+        elif verb == "click":
+            self.click_at(self.wait_for(rest))
+        elif verb == "type":
+            time.sleep(0.2)
+            Atspi.generate_keyboard_event(0, rest, Atspi.KeySynthType.STRING)
+        elif verb == "key":
+            time.sleep(0.2)
+            modifier, _, key = rest.rpartition("+")
+            keysym = {"Return": 0xFF0D, "Escape": 0xFF1B, "Tab": 0xFF09, "Down": 0xFF54, "space": 0x20}.get(key) or ord(key)
+            if modifier:  # held down by its key code (Alt_L is 64 in the X server's default map)
+                Atspi.generate_keyboard_event({"alt": 64}[modifier], None, Atspi.KeySynthType.PRESS)
+            Atspi.generate_keyboard_event(keysym, None, Atspi.KeySynthType.SYM)
+            if modifier:
+                Atspi.generate_keyboard_event({"alt": 64}[modifier], None, Atspi.KeySynthType.RELEASE)
+        elif verb == "choose":
+            combo, _, item = rest.partition(":")
+            self.click_at(self.wait_for(combo, ("combo box",)))
+            self.click_at(self.wait_for(item, ("menu item",)))
+            eventually("the menu of '%s' did not close" % combo, lambda: self.find(item, ("menu item",)) is None)
+        elif verb == "showing":
+            self.wait_for(rest)
+        elif verb == "hidden":
+            eventually("'%s' still showing" % rest, lambda: self.find(rest) is None)
+        elif verb == "text":
+            eventually(lambda: "no showing label contains '%s' (showing: %s)" % (rest, "; ".join(self.seen())), lambda: any(
+                rest in name(n) for n in self.nodes() if showing(n) and role(n) == "label"))
+        elif verb == "focused":
+            # The control or a part of it (a combo box's focus is on its button).
+            eventually("'%s' does not have the focus" % rest, lambda: any(
+                n.get_state_set().contains(Atspi.StateType.FOCUSED) for n in walk(self.find(rest))))
+        elif verb == "shot":
+            time.sleep(0.5)  # the last frame drawn
+            subprocess.run(["import", "-window", "root", os.path.join(self.shots, rest + ".png")], check=True)
+        elif verb == "exit":
+            try:
+                status = self.process.wait(timeout=PATIENCE)
+            except subprocess.TimeoutExpired:
+                fail("the program did not exit (showing: %s)" % "; ".join(self.seen()))
+            if status != int(rest):
+                fail("the program exited with %d, not %s" % (status, rest))
+        else:
+            fail("unknown step " + step)
+        print("ok " + step, flush=True)
+
+
+def main():
+    args = sys.argv[1:]
+    if "--" not in args or len(args) < 3:
+        fail(__doc__)
+    split = args.index("--")
+    shots, steps, program = args[0], args[1:split], args[split + 1:]
+    Atspi.init()
+    session = Session(shots, program)
+    try:
+        for step in steps:
+            session.step(step)
+    finally:
+        if session.process.poll() is None:
+            session.process.kill()  # SIGKILL: a test runner may have left SIGTERM blocked for its children
+            session.process.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()
