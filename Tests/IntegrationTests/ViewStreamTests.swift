@@ -171,6 +171,7 @@ final class ViewStreamSubscriber {
         d.writeContainer("group.probe", "value.txt", "again\n")
         for s in eight { #expect(s.wait { $0.count == 2 }) }
         eight.removeLast()
+        #expect(eventually { d.stderr.contains("view stream: subscriber") && d.stderr.contains(" disconnected") }, "the host saw it go")
         let tenth = try #require(ViewStreamSubscriber(socket: socket))
         #expect(tenth.wait { $0.first?.snapshot == true }, "\(tenth.failure ?? "")")
         // Other ops still answer.
