@@ -81,6 +81,8 @@ public final class WidgetHost {
         LimitsWiring.connect(host: self)
         connectDesktopView()
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
+        registry.isNeeded = { [weak self] name, manifest in self?.places(bundle: name, manifest) ?? true }
+        registry.manifestCache = snapshots ? BundleManifestCache(directory: config.paths.state + "/manifests") : nil
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
             self?.rescanPlugins()
         }
@@ -262,7 +264,18 @@ public final class WidgetHost {
         updateContainers()
         scheduler.keepPreloaded = registry.isValidating
         scheduler.setInstances(plan.instances, changedBundles: changedBundles, removedReason: removedReason)
+        registry.retireUnneededWorkers()
         refreshDesktopView()
+    }
+
+    /// Whether the configuration places a kind of the bundle `name` with `manifest`: without a
+    /// `widgets` list every kind is placed; with one, an entry of one of its kinds that names no
+    /// bundle or names this one (by id or file name).
+    func places(bundle name: String, _ manifest: BundleManifest) -> Bool {
+        guard let widgets = config.widgets else { return true }
+        return widgets.contains { w in
+            manifest.widgets.contains { $0.kind == w.kind } && (w.bundle == nil || w.bundle == manifest.bundleId || w.bundle == name)
+        }
     }
 
     private func updateContainers() {
