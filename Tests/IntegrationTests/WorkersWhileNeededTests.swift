@@ -78,4 +78,29 @@ import Glibc
         #expect(eventually(timeout: 30) { d.output("placed")?["text"] != nil && d.output("placed")?["error"] == nil }, "\(second.stderr.suffix(3000))")
         #expect(Self.running(d.dir.path, names).contains("\(example).so"))
     }
+
+    /// `gallery` (and the config edits) take a bundle from the host's cached manifest while its
+    /// file is as the host described it, and ask its worker again once the file changed.
+    @Test func theGalleryReadsTheHostsCachedManifestUntilTheFileChanges() throws {
+        let d = try RunningDaemon(config: Self.config(placing: []))
+        d.install(try buildCPlugin(in: d.dir.path, name: "hello"), as: "hello.so")
+        let entry = d.dir.path + "/state/manifests/hello.so.json"
+        #expect(eventually { FileManagerFree.exists(entry) }, "\(d.stderr.suffix(2000))")
+        d.signal(SIGTERM)
+        #expect(d.waitForExit() == 0)
+        func displayName() -> String? {
+            let r = run(TestPaths.widgethost, ["gallery", "--json", "--config", d.dir.path + "/config.json"])
+            let items = try? WireCodec.decode([[String: JSONValue]].self, from: Data(r.stdout.utf8))
+            return items?.first?["displayName"]?.stringValue
+        }
+        #expect(displayName() == "Hello C")
+        // The cache says something the worker would not: the gallery shows it, so no worker was asked.
+        let cached = try #require(FileManagerFree.read(entry))
+        #expect(cached.contains(#""displayName":"Hello C""#), "\(cached)")
+        FileManagerFree.write(entry, cached.replacing(#""displayName":"Hello C""#, with: #""displayName":"Hello C (cached)""#))
+        #expect(displayName() == "Hello C (cached)")
+        // A new file there: described again.
+        d.install(try buildCPlugin(in: d.dir.path, name: "hello-again"), as: "hello.so")
+        #expect(displayName() == "Hello C")
+    }
 }

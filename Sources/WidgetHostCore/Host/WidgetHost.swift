@@ -82,7 +82,7 @@ public final class WidgetHost {
         connectDesktopView()
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
         registry.isNeeded = { [weak self] name, manifest in self?.places(bundle: name, manifest) ?? true }
-        registry.manifestCache = snapshots ? BundleManifestCache(directory: config.paths.state + "/manifests") : nil
+        registry.manifestCache = snapshots ? BundleManifestCache(hostConfig: config) : nil
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
             self?.rescanPlugins()
         }

@@ -25,6 +25,10 @@ public struct BundleManifestCache: Sendable {
 
     public init(directory: String) { self.directory = directory }
 
+    /// The cache of the host that runs with `config` (`<paths.state>/manifests`), which the CLI
+    /// reads too (`gallery`, the config edits): a bundle described by the host needs no worker.
+    public init(hostConfig config: HostConfig) { self.init(directory: config.paths.state + "/manifests") }
+
     private func entryPath(_ fileName: String) -> String { directory + "/" + fileName + ".json" }
 
     /// The manifest `file` described when it had the same identity, nil otherwise.
