@@ -117,6 +117,21 @@ final class ViewStreamSubscriber {
         #expect(s.failure == nil)
     }
 
+    @Test func aCrashedWorkerIsStreamedAsNotRunningAndStaleUntilItServesAgain() throws {
+        let d = try Self.daemon()
+        let s = try #require(ViewStreamSubscriber(socket: d.dir.path + "/control.sock"))
+        #expect(s.wait { $0.first?.widgets.first?.running == true })
+        func probe(_ m: DesktopViewMessage) -> DesktopViewMessage.Widget? { m.widgets.first { $0.id == "probe" } }
+        d.writeContainer("group.probe", "value.txt", "crash\n")
+        #expect(s.wait { $0.contains { probe($0)?.running == false } && $0.contains { probe($0)?.stale == true } },
+                "\(s.messages.map { probe($0).map { "running \($0.running) stale \($0.stale)" } ?? "-" })\n\(d.stderr.suffix(2000))")
+        // The last tree stays, marked.
+        #expect(s.messages.dropFirst().compactMap(probe).allSatisfy { $0.view?.text == "v1 hello #0" })
+        d.writeContainer("group.probe", "value.txt", "back\n")
+        #expect(s.wait { $0.last { probe($0) != nil }.flatMap(probe).map { $0.running && !$0.stale && $0.view?.text == "v1 back #0" } == true },
+                "\(d.stderr.suffix(2000))")
+    }
+
     @Test func aSubscriberThatNeverReadsDoesNotDelayTheOutputs() throws {
         // Ten desktop widgets of long texts: the silent subscriber's socket fills in a few writes.
         let ids = (0..<10).map { "p\($0)" }
