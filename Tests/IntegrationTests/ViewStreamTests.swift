@@ -132,6 +132,16 @@ final class ViewStreamSubscriber {
                 "\(d.stderr.suffix(2000))")
     }
 
+    @Test func aWidgetWhosePluginIsRemovedIsStreamedAsRemoved() throws {
+        let d = try Self.daemon()
+        let s = try #require(ViewStreamSubscriber(socket: d.dir.path + "/control.sock"))
+        #expect(s.wait { $0.first?.widgets.map(\.id) == ["probe", "hello"] })
+        unlink(d.dir.path + "/Plugins/hello.so")
+        #expect(s.wait { $0.contains { $0.removed == ["hello"] } }, "\(d.stderr.suffix(2000))")
+        let message = try #require(s.messages.first { $0.removed == ["hello"] })
+        #expect(!message.snapshot && message.widgets.isEmpty)
+    }
+
     @Test func aSubscriberThatNeverReadsDoesNotDelayTheOutputs() throws {
         // Ten desktop widgets of long texts: the silent subscriber's socket fills in a few writes.
         let ids = (0..<10).map { "p\($0)" }
