@@ -44,6 +44,8 @@ public final class DesktopViewStream {
     /// Wakes the stream when the first held-back subscriber's time is up, at `stallDeadline`.
     private var stallTimer: (any HostTimer)?
     private var stallDeadline: Double?
+    /// The message last encoded, and its line.
+    private var lastEncoded: (message: DesktopViewMessage, line: [UInt8])?
     /// Monotonic seconds for the backlogs (`HostLoop.now` is the wall clock, which may be set).
     private let monotonic: () -> Double
 
@@ -132,7 +134,13 @@ public final class DesktopViewStream {
         switch step {
         case .idle: break
         case .send(let message):
-            guard let line = Self.encode(message) else {
+            // Subscribers that keep up are sent the same message: encoded once for them all.
+            let line: [UInt8]?
+            if let last = lastEncoded, last.message == message { line = last.line } else {
+                line = Self.encode(message)
+                lastEncoded = line.map { (message, $0) }
+            }
+            guard let line else {
                 logger.error("view stream: a message could not be encoded; subscriber \(id) is dropped")
                 drop(id, reason: "a message could not be encoded")
                 return
