@@ -50,19 +50,25 @@ public final class StaticWidgetCatalog: WidgetCatalog {
 /// The bundles of the config's plugin folder, each described by its own worker as
 /// `widgethost validate` and the host's registry do: refused files (another user could write
 /// them) and bundles whose `describe` fails are left out and listed in `problems`. Described
-/// once, on first use, one worker at a time. Not thread-safe: one caller at a time.
+/// once, on first use, one worker at a time; with a `manifestCache`, a bundle whose file is as
+/// it was when the host described it is taken from the cache, with no worker. Not thread-safe:
+/// one caller at a time.
 public final class PluginFolderCatalog: WidgetCatalog {
     private let config: HostConfig
     private let workerExecutable: String?
+    private let manifestCache: BundleManifestCache?
     private var described: [InstalledBundle]?
     public private(set) var problems: [String] = []
 
     /// - Parameters:
     ///   - config: the configuration whose `paths.plugins`, limits and request deadline apply.
     ///   - workerExecutable: the `widgethost-worker` to run (default: `WorkerExecutable.path()`).
-    public init(config: HostConfig, workerExecutable: String? = nil) {
+    ///   - manifestCache: manifests the host cached (`BundleManifestCache(hostConfig:)`); nil:
+    ///     every bundle is described by a worker.
+    public init(config: HostConfig, workerExecutable: String? = nil, manifestCache: BundleManifestCache? = nil) {
         self.config = config
         self.workerExecutable = workerExecutable
+        self.manifestCache = manifestCache
     }
 
     public var pluginFolder: String { config.paths.plugins }
@@ -88,6 +94,7 @@ public final class PluginFolderCatalog: WidgetCatalog {
     }
 
     private func describe(_ file: PluginFile) -> Result<BundleManifest, ConfigEditError> {
+        if let cached = manifestCache?.manifest(for: file) { return .success(cached) }
         let arguments = config.limits(fileName: file.name, bundleId: nil).workerArguments
         do {
             let worker = try workerExecutable.map { try BlockingWorkerClient(pluginPath: file.path, executable: $0, arguments: arguments) }

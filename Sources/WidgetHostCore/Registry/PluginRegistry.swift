@@ -53,8 +53,16 @@ public final class PluginRegistry {
     private let logger: Logger
     public var requestTimeout: Double
     public var onEvent: (RegistryEvent) -> Void = { _ in }
+    /// Told when a bundle's worker started, exited or was stopped (`LoadedBundle.isWorkerRunning`).
+    public var onWorkerChanged: (LoadedBundle) -> Void = { _ in }
     /// Extra worker arguments for a bundle file (its limits: memory cap, response size).
     public var workerArguments: (LoadedBundle) -> [String] = { _ in [] }
+    /// Whether the bundle of a file name and manifest has a kind the configuration places: one
+    /// that has none keeps no worker (`retireUnneededWorkers`) and, when its manifest is cached,
+    /// is loaded without starting one at all.
+    public var isNeeded: (_ fileName: String, _ manifest: BundleManifest) -> Bool = { _, _ in true }
+    /// Manifests of bundles described before (nil: none kept, every bundle is described).
+    public var manifestCache: BundleManifestCache?
 
     /// The copies a previous run left in `snapshotDirectory`: kept until the first `reconcile`
     /// has looked for its bundles there (a bundle whose file did not change runs from its copy
@@ -95,6 +103,7 @@ public final class PluginRegistry {
             bundles[name] = nil
             stopWorker(bundle)
             removeSnapshot(bundle)
+            manifestCache?.remove(fileName: name)
             logger.info("plugin removed: \(name) (\(bundle.bundleId))")
             onEvent(.removed(bundle))
         }
@@ -130,6 +139,15 @@ public final class PluginRegistry {
         }
         let candidate = LoadedBundle(file: file, runPath: runPath,
                                      manifest: BundleManifest(bundleId: "?", sdkVersion: "", abiVersion: 0, widgets: [], appGroups: []))
+        // Described before, unchanged, and none of its kinds placed: loaded with no worker. One
+        // starts when a kind is placed (the first timeline request), as after any worker exit.
+        if let cached = manifestCache?.manifest(for: file), !isNeeded(file.name, cached) {
+            validating[file.name] = nil
+            candidate.manifest = cached
+            logger.debug("\(file.name): none of its kinds is placed; loaded from its cached manifest, no worker started")
+            install(candidate)
+            return
+        }
         // The describe runs under the settings of a bundle not yet described (the base
         // sandbox) in a child of the worker, which then serves under the manifest's
         // (`WorkerSettings`): one process start, not a second worker.
@@ -157,8 +175,10 @@ public final class PluginRegistry {
                     return
                 }
                 candidate.manifest = r.manifest!
+                self.manifestCache?.store(candidate.manifest, for: file)
                 candidate.connection?.sendSettings(self.workerArguments(candidate))
                 self.install(candidate)
+                self.retireUnneededWorkers()
             }
         }
     }
@@ -222,6 +242,16 @@ public final class PluginRegistry {
         }
     }
 
+    /// Stops the workers of bundles none of whose kinds is placed (`isNeeded`); each starts
+    /// again on the first call after a configuration places one.
+    public func retireUnneededWorkers() {
+        for name in bundles.keys.sorted() {
+            guard let b = bundles[name], b.isWorkerRunning, !isNeeded(name, b.manifest) else { continue }
+            logger.debug("\(name): none of its kinds is placed; its worker is stopped until one is")
+            stopWorker(b)
+        }
+    }
+
     /// Stops every worker (shutdown). Bundles stay listed.
     public func stopAll() {
         for b in bundles.values { stopWorker(b) }
@@ -235,10 +265,12 @@ public final class PluginRegistry {
             guard let self, let bundle, bundle.workerGeneration == generation else { return }
             bundle.connection = nil
             self.logger.warning("worker exited: \(bundle.name): \(self.clean(failure.description, bundle))")
+            self.onWorkerChanged(bundle)
         }
         switch result {
         case .success(let c):
             bundle.connection = c
+            onWorkerChanged(bundle)
             return c
         case .failure(let f):
             if validating[bundle.name] == bundle.file.fingerprint { finishRejected(bundle.file, reason: f.description) }
@@ -252,8 +284,10 @@ public final class PluginRegistry {
 
     private func stopWorker(_ bundle: LoadedBundle) {
         bundle.workerGeneration += 1
-        bundle.connection?.stop()
+        guard let connection = bundle.connection else { return }
+        connection.stop()
         bundle.connection = nil
+        onWorkerChanged(bundle)
     }
 
     private func removeSnapshot(_ bundle: LoadedBundle) {

@@ -15,7 +15,7 @@ struct ConfigEditOptions: ParsableArguments {
     func editor() -> ConfigFileEditor {
         let source = ConfigSource(explicitPath: config)
         return ConfigFileEditor(path: source.path ?? HostPaths.defaultConfigFile(source.environment), environment: source.environment,
-                                catalog: { PluginFolderCatalog(config: $0) })
+                                catalog: { PluginFolderCatalog(config: $0, manifestCache: BundleManifestCache(hostConfig: $0)) })
     }
 
     /// Applies `edit` to the file; returns the id it concerns. A refusal exits 1.

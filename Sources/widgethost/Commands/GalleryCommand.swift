@@ -24,7 +24,7 @@ struct GalleryCommand: ParsableCommand {
         case .success(let c): config = c
         case .failure(let e): ControlClient.printError("widgethost: \(e)"); throw ExitCode(1)
         }
-        let catalog = PluginFolderCatalog(config: config)
+        let catalog = PluginFolderCatalog(config: config, manifestCache: BundleManifestCache(hostConfig: config))
         let items: [GalleryItem]
         do { items = try WidgetGallery.items(config: config, catalog: catalog) } catch {
             ControlClient.printError("widgethost: \(error)"); throw ExitCode(1)
