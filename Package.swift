@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
-        .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
