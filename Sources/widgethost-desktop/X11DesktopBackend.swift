@@ -243,6 +243,17 @@ final class X11DesktopBackend: DisplayBackend {
         XShapeCombineRectangles(display, surface.window, ShapeInput, 0, 0, &xrects, Int32(xrects.count), ShapeSet, Unsorted)
     }
 
+    /// Grabs the keyboard for `output`'s window while the scene's menu or edit mode wants keys
+    /// (a desktop window takes no focus from the window manager), and lets it go after.
+    func setKeyboardWanted(_ wanted: Bool, on output: DisplayOutput.ID) {
+        guard let surface = surfaces[output], surface.window != 0 else { return }
+        if wanted {
+            XGrabKeyboard(display, surface.window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+        } else {
+            XUngrabKeyboard(display, UInt(CurrentTime))
+        }
+    }
+
     // MARK: - Buffers
 
     private func allocateBuffer(_ surface: Surface, width: Int, height: Int) {

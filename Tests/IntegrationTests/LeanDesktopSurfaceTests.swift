@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+import WidgetDesktopScene
 import WidgetGraphics
 import WidgetHostCore
 #if canImport(Glibc)
@@ -66,11 +67,11 @@ import Glibc
         #expect(desktop.stderr.contains("view stream: not a view message"), "\(desktop.stderr)")
 
         // The host goes: every widget dimmed and marked at once.
-        lean.host.goAway()
+        lean.hostGoesAway()
         s.expectShows(frames, dimmed: [T.habit, T.stats, T.clocky], within: Self.patience, shot: shot, log: desktop)
         #expect(desktop.stderr.contains("the host closed the view stream: widgets are shown as not running"), "\(desktop.stderr)")
         // ... and comes back: the surface watches again and shows the widgets as they are.
-        try lean.host.comeBack()
+        try lean.hostComesBack()
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
         #expect(lean.host.watches == 2)
 
@@ -235,9 +236,9 @@ import Glibc
         #expect(rss < 200_000, "the surface's peak RSS was \(rss) kB")
     }
 
-    /// A widget with no entry yet (`view` nil) takes no place on the grid; it appears, and the
-    /// grid grows, when its first entry comes.
-    @Test func x11LeanSurfacePlacesAWidgetOnceItHasAnEntry() throws {
+    /// A widget with no entry yet (`view` nil) keeps its grid place, empty (the desktop shows
+    /// through); its picture appears there when its first entry comes.
+    @Test func x11LeanSurfaceShowsAWidgetOnceItHasAnEntry() throws {
         guard let capture = requireProgram("import", package: "imagemagick"),
               let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
         defer { withExtendedLifetime(screen) {} }
@@ -246,12 +247,14 @@ import Glibc
         let s = lean.scene
         let desktop = try lean.startDesktop()
         let shot = { s.rootShot(capture) }
-        // Habit alone: a 316 px grid at the top-right corner.
-        s.expectShows([T.habit: (x: T.screen.width - 64 - 316, y: 64, w: 316, h: 316)], dimmed: [], within: Self.patience, shot: shot, log: desktop)
-        #expect(desktop.stderr.contains("1 widget(s) from"), "\(desktop.stderr)")
+        let frames = T.frames(origin: T.topRightOrigin)
+        s.expectShows([T.habit: frames[T.habit]!], dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        #expect(desktop.stderr.contains("3 widget(s) from"), "\(desktop.stderr)")
+        let image = try #require(shot())
+        #expect(s.differing(image, frame: frames[T.stats]!, id: T.stats, dimmed: false) > 316 * 316 / 2, "Stats drawn before its entry")
         lean.send(T.stats, view: LeanTrees.stats)
         lean.send(T.clocky, view: LeanTrees.clocky)
-        s.expectShows(T.frames(origin: T.topRightOrigin), dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
     }
 }
 
@@ -286,6 +289,24 @@ final class LeanScene {
         for w in served { widgets[w.id] = w }
         for id in DesktopScene.widgets { try expect(id) }
         scene.picturePath = { [dir = scene.dir.path] in dir + "/expected-\($0).png" }
+        scene.markArea = { [unowned self] id in markArea(id) }
+    }
+
+    /// Whether the fake host is away (every widget "not running"); set by `hostGoesAway`/`hostComesBack`.
+    private(set) var hostAway = false
+
+    func hostGoesAway() { hostAway = true; host.goAway() }
+    func hostComesBack() throws { hostAway = false; try host.comeBack() }
+
+    /// Where the scene puts `id`'s mark (`WidgetMark`), in picture pixels at scale 2, widened by
+    /// 2 px for anti-aliasing.
+    private func markArea(_ id: String) -> (x: Int, y: Int, w: Int, h: Int) {
+        guard let w = widgets[id], let mark = WidgetMark(stale: w.stale, running: w.running && !hostAway) else { return (0, 0, 0, 0) }
+        let size = w.family.nominalSize
+        let textWidth = renderer.text.measure(mark.text, font: WidgetMark.font, width: nil, maxLines: 1).width
+        let placed = w.view.map { renderer.layout($0, family: w.family, now: LeanTrees.date) }
+        let r = WidgetMark.frame(textWidth: textWidth, width: size.width, height: size.height, placed: placed)
+        return (Int(r.x * 2) - 2, Int(r.y * 2) - 2, Int(r.width * 2) + 4, Int(r.height * 2) + 4)
     }
 
     func stop() { host.stop(); scene.stop() }
