@@ -258,15 +258,18 @@ import Glibc
         #expect(desktop.stderr.contains("\(Self.clocky) is not shown: no picture \(Self.clocky).png yet"), "\(desktop.stderr)")
     }
 
-    /// `--version`, as every command of the project has it: the SDK, the lean surface's drawing
-    /// libraries and the GTK the Wayland surface still runs on, with no display needed.
+    /// `--version`, as every command of the project has it, with no display needed: the SDK and
+    /// the lean surface's drawing libraries; the GTK surface's executable its GTK and
+    /// gtk-layer-shell.
     @Test func versionNamesTheSDKTheLeanSurfaceAndGTK() {
         let r = run("/usr/bin/env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", TestPaths.products + "/widgethost-desktop", "--version"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("widgethost-desktop \(openWidgetKitVersion)\nlean surface (X11): Xlib, Cairo 1."), "\(r.stdout)")
-        #expect(r.stdout.contains(", Pango 1."), "\(r.stdout)")
-        #expect(r.stdout.contains("GTK surface (Wayland until the lean one has a Wayland backend): GTK 3."), "\(r.stdout)")
-        #expect(r.stdout.contains(", gtk-layer-shell "), "\(r.stdout)")
+        #expect(r.stdout.contains(", Pango 1.") && r.stdout.contains("GTK surface: widgethost-desktop-gtk"), "\(r.stdout)")
+        let gtk = run("/usr/bin/env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", TestPaths.products + "/widgethost-desktop-gtk", "--version"])
+        #expect(gtk.status == 0, "\(gtk.stderr)")
+        #expect(gtk.stdout.hasPrefix("widgethost-desktop-gtk \(openWidgetKitVersion)\nGTK 3."), "\(gtk.stdout)")
+        #expect(gtk.stdout.contains(", gtk-layer-shell "), "\(gtk.stdout)")
     }
 
     /// The real host draws the Habit widget (`png` output, scale 2) and the surface shows it; a
@@ -517,6 +520,9 @@ final class DesktopScene {
     /// Where the picture a widget should show is read from (each time it is compared): the
     /// committed goldens, or `out/` when a real host draws them.
     var picturePath: (String) -> String = DesktopScene.picture
+    /// Where a dimmed widget's mark is, in its picture's pixels: the GTK surface's top-left
+    /// corner (100 × 30 pt), unless the surface under test places it elsewhere.
+    var markArea: (String) -> (x: Int, y: Int, w: Int, h: Int) = { _ in (0, 0, 200, 60) }
 
     static let widgets = [DesktopSurfaceTests.habit, DesktopSurfaceTests.stats, DesktopSurfaceTests.clocky]
 
@@ -542,11 +548,13 @@ final class DesktopScene {
                          "anchor": "\(anchor)", "margin": 32, "gap": 22, "columns": 2, "scale": 2}}
             """)
         _ = run("/bin/mkdir", ["-p", out])
-        let desktop = TestPaths.products + "/widgethost-desktop"
-        if unprivileged {
-            try #require(run("/bin/cp", [desktop, session.bin + "/widgethost-desktop"]).status == 0)
-        } else {
-            symlink(desktop, session.bin + "/widgethost-desktop")
+        // The surface and, beside it, the GTK surface it runs with --gtk (and on Wayland, for now).
+        for name in ["widgethost-desktop", "widgethost-desktop-gtk"] {
+            if unprivileged {
+                try #require(run("/bin/cp", [TestPaths.products + "/" + name, session.bin + "/" + name]).status == 0)
+            } else {
+                symlink(TestPaths.products + "/" + name, session.bin + "/" + name)
+            }
         }
     }
 
@@ -622,8 +630,7 @@ final class DesktopScene {
 
     /// How many pixels of `frame` in `image` differ (picture goldens' threshold) from `id`'s
     /// picture as the surface composes it: over the colour just left of the frame (what is
-    /// behind the surface there), at 45 % when `dimmed`, the mark's corner (100 × 30 pt) left
-    /// out then. Left of the frame, or right of it when the frame starts at the screen's edge.
+    /// behind the surface there), at 45 % when `dimmed`, the mark (`markArea`) left out then. Left of the frame, or right of it when the frame starts at the screen's edge.
     func differing(_ image: PixelImage, frame f: (x: Int, y: Int, w: Int, h: Int), id: String, dimmed: Bool) -> Int {
         guard let picture = readBytes(picturePath(id)).flatMap(PixelImage.decodePNG),
               picture.width == f.w, picture.height == f.h,
@@ -632,6 +639,7 @@ final class DesktopScene {
         let background = image.pixels[(f.y + f.h / 2) * image.width + behind]
         let k = dimmed ? 0.45 : 1
         var expected = picture, got = picture
+        let mark = markArea(id)
         for y in 0..<f.h {
             for x in 0..<f.w {
                 let i = y * f.w + x
@@ -642,18 +650,20 @@ final class DesktopScene {
                     c |= UInt32(min(255, max(0, value.rounded()))) << shift
                 }
                 expected.pixels[i] = c
-                got.pixels[i] = dimmed && x < 200 && y < 60 ? c : image.pixels[(f.y + y) * image.width + f.x + x] | 0xFF00_0000
+                let inMark = x >= mark.x && x < mark.x + mark.w && y >= mark.y && y < mark.y + mark.h
+                got.pixels[i] = dimmed && inMark ? c : image.pixels[(f.y + y) * image.width + f.x + x] | 0xFF00_0000
             }
         }
         return got.differingPixels(from: expected, threshold: PictureGoldenTests.threshold)
     }
 
-    /// Whether the dimmed widget at `frame` carries its mark: white text in the top-left corner
+    /// Whether the dimmed widget `id` at `frame` carries its mark: white text in `markArea`
     /// (the dimmed picture itself has nothing near white).
-    func hasMark(_ image: PixelImage, frame f: (x: Int, y: Int, w: Int, h: Int)) -> Bool {
+    func hasMark(_ image: PixelImage, frame f: (x: Int, y: Int, w: Int, h: Int), id: String) -> Bool {
         var white = 0
-        for y in f.y..<min(image.height, f.y + 60) {
-            for x in f.x..<min(image.width, f.x + 200) {
+        let mark = markArea(id)
+        for y in (f.y + mark.y)..<min(image.height, f.y + mark.y + mark.h) {
+            for x in (f.x + mark.x)..<min(image.width, f.x + mark.x + mark.w) {
                 let p = image.pixels[y * image.width + x]
                 let channels = [(p >> 16) & 0xFF, (p >> 8) & 0xFF, p & 0xFF]
                 if channels.allSatisfy({ $0 > 230 }) { white += 1 }
@@ -674,7 +684,7 @@ final class DesktopScene {
                 let n = differing(image, frame: f, id: id, dimmed: dimmed.contains(id))
                 let allowed = f.w * f.h / 500
                 if n > allowed { report += "\(id): \(n) pixels differ (allowed \(allowed)); " }
-                if dimmed.contains(id) && !hasMark(image, frame: f) { report += "\(id): no mark; " }
+                if dimmed.contains(id) && !hasMark(image, frame: f, id: id) { report += "\(id): no mark; " }
             }
             return report.isEmpty
         }
