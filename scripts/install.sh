@@ -50,7 +50,7 @@ fish_completion="$config_home/fish/completions/widgethost.fish"
 bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets)
 # Found by widgethost beside itself: the worker (every plugin runs in one), the render process
 # (png/svg outputs), the desktop surface.
-helpers=(widgethost-worker widgethost-render widgethost-desktop)
+helpers=(widgethost-worker widgethost-render widgethost-desktop widgethost-desktop-gtk)
 
 say() { echo "$*" >&2; }
 have_systemctl() { [ "$systemctl" = 1 ] && command -v systemctl >/dev/null && systemctl --user show-environment >/dev/null 2>&1; }
