@@ -66,7 +66,10 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
                        pollfd(fd: tickTimer, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: retryTimer, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-            let n = poll(&fds, nfds_t(fds.count), -1)
+            // Xlib reads events into its queue while it waits for a reply (the X11 backend's
+            // MIT-SHM sync): those wake no poll, so do not sleep while any wait there.
+            let queued = (backend as? DisplayEventQueue)?.hasQueuedEvents ?? false
+            let n = poll(&fds, nfds_t(fds.count), queued ? 0 : -1)
             if n < 0 { if errno == EINTR { continue }; log("poll: \(String(cString: strerror(errno)))"); return 1 }
             if fds[4].revents != 0 { return 0 }
             // The display every round: Xlib may hold events read along with a reply.
@@ -205,4 +208,12 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         var count: UInt64 = 0
         _ = read(fd, &count, 8)
     }
+}
+
+/// A display backend whose connection library can hold events already read from its
+/// descriptor (Xlib's queue): the loop dispatches without polling while it does. Called on the
+/// surface's thread.
+public protocol DisplayEventQueue: AnyObject {
+    /// Events read and not yet dispatched.
+    var hasQueuedEvents: Bool { get }
 }
