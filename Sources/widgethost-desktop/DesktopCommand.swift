@@ -15,7 +15,8 @@ enum DesktopCommand {
       --lean     the lean surface: draws the host's view stream itself (X11: Xlib, no toolkit)
       --gtk      the GTK surface (widgethost-desktop-gtk), reading pictures from out/
       --gallery  opens the Add Widget gallery (widgethost-edit --gallery)
-    Without --lean or --gtk: WIDGETHOST_DESKTOP_SURFACE (lean or gtk), else the GTK surface.
+    Without --lean or --gtk: WIDGETHOST_DESKTOP_SURFACE (lean or gtk), else the GTK surface
+    under Wayland (WAYLAND_DISPLAY set) and the lean one under X11.
     See docs/desktop.md.
     """
 
@@ -73,11 +74,15 @@ enum DesktopCommand {
 }
 
 /// Which surface runs: `--lean` / `--gtk`, else `WIDGETHOST_DESKTOP_SURFACE` (`lean` or `gtk`),
-/// else GTK — until the host's view stream and the lean Wayland backend are merged.
+/// else GTK under Wayland — until the lean surface has a Wayland backend — and lean under X11.
 enum SurfaceKind {
     case lean, gtk
     static func chosen(_ environment: [String: String]) -> SurfaceKind {
-        environment["WIDGETHOST_DESKTOP_SURFACE"] == "lean" ? .lean : .gtk
+        switch environment["WIDGETHOST_DESKTOP_SURFACE"] {
+        case "lean": return .lean
+        case "gtk": return .gtk
+        default: return (environment["WAYLAND_DISPLAY"] ?? "").isEmpty ? .lean : .gtk
+        }
     }
 }
 

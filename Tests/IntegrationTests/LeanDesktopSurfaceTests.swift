@@ -4,6 +4,7 @@ import Testing
 import WidgetDesktopScene
 import WidgetGraphics
 import WidgetHostCore
+import WidgetLayout
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,7 +65,7 @@ import Glibc
         lean.send(T.clocky, stale: false)
         lean.send(T.habit, view: LeanTrees.habit(count: 3))
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
-        #expect(desktop.stderr.contains("view stream: not a view message"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("view stream: not a view stream message"), "\(desktop.stderr)")
 
         // The host goes: every widget dimmed and marked at once.
         lean.hostGoesAway()
@@ -230,10 +231,67 @@ import Glibc
         lean.send(T.clocky, stale: true)
         s.expectShows(frames, dimmed: [T.clocky], within: Self.patience, shot: shot, log: desktop)
         #expect(desktop.waitForExit(timeout: 0) == nil, "the surface ended: \(desktop.stderr)")
-        #expect(desktop.stderr.contains("view stream: not a view message"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("view stream: not a view stream message"), "\(desktop.stderr)")
         let rss = FileManagerFree.read("/proc/\(desktop.pid)/status")?.split(separator: "\n")
             .first { $0.hasPrefix("VmHWM:") }.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? Int.max
         #expect(rss < 200_000, "the surface's peak RSS was \(rss) kB")
+    }
+
+    /// The real host streams the Habit widget and MyAppWidget (their `png` outputs only give the
+    /// test the host's own pictures to compare the screen with; the surface draws the streamed
+    /// trees). A real click (xdotool) on Habit's Log button, found in the host's `regions.json`,
+    /// runs the button's intent through the control socket: the count goes up in the text output
+    /// and on screen. A click on MyAppWidget, which has no control but a `widgetURL`, opens that
+    /// URL with the host's opener. Then the host is killed: the widgets are dimmed as not running.
+    @Test func x11ClickOnTheHabitButtonLogsTheHabit() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xdotool = requireProgram("xdotool", package: "xdotool"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let s = try DesktopScene(display: screen.display, anchor: "top-right", plugins: ["HabitWidget"])
+        defer { s.stop() }
+        let myApp = "MyAppWidget-systemSmall", opened = s.dir.path + "/opened.log", opener = s.session.bin + "/opener"
+        FileManagerFree.write(opener, "#!/bin/sh\necho \"$@\" >> \(opened)\n")
+        chmod(opener, 0o755)
+        s.writeConfig("""
+            {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]},
+                         {"kind": "MyAppWidget", "family": "systemSmall", "outputs": ["files", "png"]}],
+             "defaults": {"picture": {"scale": 2}, "opener": "\(opener)", "openSchemes": ["myapp"]},
+             "desktop": {"widgets": ["\(T.habit)", "\(myApp)"], "scale": 2}}
+            """)
+        s.picturePath = { [out = s.out] in out + "/\($0).png" }
+        s.markAreas = { _ in LeanScene.markCorners(.notRunning, family: .systemSmall) }
+        let host = try s.session.startHost()
+        let regionsFile = s.out + "/" + PictureRegions.fileName(for: T.habit)
+        #expect(eventually(timeout: Self.patience) {
+            s.session.text(T.habit)?.contains("Habit 0/8") == true && FileManagerFree.exists(s.out + "/\(T.habit).png")
+                && FileManagerFree.exists(regionsFile) && FileManagerFree.exists(s.out + "/\(myApp).png")
+        }, "host:\n\(host.stderr.suffix(3000))")
+        let before = try #require(readBytes(s.out + "/\(T.habit).png"))
+        let desktop = try s.startDesktop()
+        let frame = (x: T.screen.width - 64 - 676, y: 64, w: 316, h: 316)
+        let frames = [T.habit: frame, myApp: (x: frame.x + 360, y: 64, w: 316, h: 316)]
+        let shot = { s.rootShot(capture) }
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        #expect(desktop.stderr.contains("widgethost-desktop: lean surface (Xlib, no GTK)"), "the lean surface is the default on X11: \(desktop.stderr)")
+
+        let regions = try #require(readBytes(regionsFile).flatMap { PictureRegions.decode(Data($0)) })
+        let button = try #require(regions.regions.first { $0.kind == "button" }, "no button in \(regions)")
+        let x = frame.x + Int(button.x + button.width / 2), y = frame.y + Int(button.y + button.height / 2)
+        #expect(s.run(xdotool, ["mousemove", "\(x)", "\(y)", "click", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { s.session.text(T.habit)?.contains("Habit 1/8") == true },
+                "desktop:\n\(desktop.stderr)\nhost:\n\(host.stderr.suffix(3000))")
+        #expect(desktop.stderr.contains("click on \(T.habit) at \(Int(button.x + button.width / 2)),"), "\(desktop.stderr)")
+        #expect(eventually(timeout: Self.patience) { readBytes(s.out + "/\(T.habit).png").map { $0 != before } == true },
+                "the picture was not redrawn after the click")
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+
+        #expect(s.run(xdotool, ["mousemove", "\(frame.x + 360 + 40)", "\(frame.y + 40)", "click", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.read(opened) == "myapp://habit/drink-water\n" },
+                "opened: \(FileManagerFree.read(opened) ?? "nothing")\ndesktop:\n\(desktop.stderr)\nhost:\n\(host.stderr.suffix(3000))")
+
+        host.signal(SIGKILL)
+        s.expectShows(frames, dimmed: [T.habit, myApp], within: Self.patience, shot: shot, log: desktop)
     }
 
     /// A widget with no entry yet (`view` nil) keeps its grid place, empty (the desktop shows
@@ -289,7 +347,7 @@ final class LeanScene {
         for w in served { widgets[w.id] = w }
         for id in DesktopScene.widgets { try expect(id) }
         scene.picturePath = { [dir = scene.dir.path] in dir + "/expected-\($0).png" }
-        scene.markArea = { [unowned self] id in markArea(id) }
+        scene.markAreas = { [unowned self] id in markArea(id).map { [$0] } ?? [] }
     }
 
     /// Whether the fake host is away (every widget "not running"); set by `hostGoesAway`/`hostComesBack`.
@@ -299,22 +357,36 @@ final class LeanScene {
     func hostComesBack() throws { hostAway = false; try host.comeBack() }
 
     /// Where the scene puts `id`'s mark (`WidgetMark`), in picture pixels at scale 2, widened by
-    /// 2 px for anti-aliasing.
-    private func markArea(_ id: String) -> (x: Int, y: Int, w: Int, h: Int) {
-        guard let w = widgets[id], let mark = WidgetMark(stale: w.stale, running: w.running && !hostAway) else { return (0, 0, 0, 0) }
+    /// 2 px for anti-aliasing; nil when it has none.
+    private func markArea(_ id: String) -> (x: Int, y: Int, w: Int, h: Int)? {
+        guard let w = widgets[id], let mark = WidgetMark(stale: w.stale, running: w.running && !hostAway) else { return nil }
         let size = w.family.nominalSize
-        let textWidth = renderer.text.measure(mark.text, font: WidgetMark.font, width: nil, maxLines: 1).width
         let placed = w.view.map { renderer.layout($0, family: w.family, now: LeanTrees.date) }
-        let r = WidgetMark.frame(textWidth: textWidth, width: size.width, height: size.height, placed: placed)
-        return (Int(r.x * 2) - 2, Int(r.y * 2) - 2, Int(r.width * 2) + 4, Int(r.height * 2) + 4)
+        let r = WidgetMark.frame(textWidth: Self.markTextWidth(mark, renderer), width: size.width, height: size.height, placed: placed)
+        return Self.pixels(r)
+    }
+
+    /// Every corner a mark may take on a widget of `family` (for a tree the test does not
+    /// know: the real host's), in picture pixels at scale 2.
+    static func markCorners(_ mark: WidgetMark, family: WidgetFamily) -> [(x: Int, y: Int, w: Int, h: Int)] {
+        let size = family.nominalSize
+        let w = markTextWidth(mark, PictureRenderer()) + 2 * WidgetMark.padding, h = WidgetMark.height, i = WidgetMark.inset
+        return [(size.width - i - w, i), (size.width - i - w, size.height - i - h), (i, size.height - i - h), (i, i)]
+            .map { pixels(Rect(x: $0.0, y: $0.1, width: w, height: h)) }
+    }
+
+    static func markTextWidth(_ mark: WidgetMark, _ renderer: PictureRenderer) -> Double {
+        renderer.text.measure(mark.text, font: WidgetMark.font, width: nil, maxLines: 1).width
+    }
+
+    static func pixels(_ r: Rect) -> (x: Int, y: Int, w: Int, h: Int) {
+        (Int(r.x * 2) - 2, Int(r.y * 2) - 2, Int(r.width * 2) + 4, Int(r.height * 2) + 4)
     }
 
     func stop() { host.stop(); scene.stop() }
 
-    /// The lean surface, as the session starts `widgethost-desktop`.
-    func startDesktop() throws -> BarProcess {
-        try scene.start(scene.session.bin + "/widgethost-desktop", ["--lean"], name: "desktop")
-    }
+    /// The lean surface, as the session starts `widgethost-desktop` (no arguments: the default on X11).
+    func startDesktop() throws -> BarProcess { try scene.startDesktop() }
 
     /// Renders the picture `id` should show now (its current tree, scale 2) for `differing`.
     private func expect(_ id: String) throws {
