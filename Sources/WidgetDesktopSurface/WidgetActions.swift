@@ -18,7 +18,7 @@ public struct WidgetActions {
     /// The config file edits write (nil: the default one).
     public var configPath: String
     public var environment: [String: String]
-    /// The editor executable (`widgethost-edit` beside this one).
+    /// The editor executable (`widgethost-edit` beside this one, or `WIDGETHOST_EDIT_EXECUTABLE`).
     public var editExecutable: String
     public var clickTimeout = 2
     public var log: (String) -> Void

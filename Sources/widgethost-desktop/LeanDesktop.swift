@@ -21,7 +21,7 @@ enum LeanDesktop {
         backend.fallbackScale = loaded.desktop.scale
         FileHandleFree.error("widgethost-desktop: lean surface (Xlib, no GTK) on \(backend.modeDescription)")
         let actions = WidgetActions(controlSocket: socket, configPath: loaded.editPath, environment: loaded.environment,
-                                    editExecutable: SiblingExecutable.path("widgethost-edit"), log: log)
+                                    editExecutable: loaded.environment["WIDGETHOST_EDIT_EXECUTABLE"] ?? SiblingExecutable.path("widgethost-edit"), log: log)
         let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: socket), scene: DesktopScene(),
                                       actions: actions, log: log)
         loop.onLayout = { backend.fallbackScale = $0.scale }

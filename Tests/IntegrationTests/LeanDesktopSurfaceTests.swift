@@ -203,6 +203,54 @@ import Glibc
         #expect(lean.host.requests.count == clicks + 1, "the click in the gap reached the surface: \(lean.host.requests)")
     }
 
+    /// The surface's own menu (button 3): "Edit Widget" starts the editor (`widgethost-edit`
+    /// beside the surface; here a script standing in for it, by `WIDGETHOST_EDIT_EXECUTABLE`) with
+    /// `--edit ID`; "Remove Widget" takes the widget out of `config.json` through the config-edit
+    /// library, as `widgethost remove`.
+    @Test func x11LeanMenuEditsAndRemovesAWidget() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xdotool = requireProgram("xdotool", package: "xdotool"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let lean = try LeanScene(display: screen.display, anchor: "top-right")
+        defer { lean.stop() }
+        let s = lean.scene
+        let editor = s.dir.path + "/editor", edited = s.dir.path + "/edited.log"
+        FileManagerFree.write(editor, "#!/bin/sh\necho \"$@\" >> \(edited)\n")
+        chmod(editor, 0o755)
+        let desktop = try lean.startDesktop(extraEnvironment: ["WIDGETHOST_EDIT_EXECUTABLE=\(editor)"])
+        let frames = T.frames(origin: T.topRightOrigin)
+        let shot = { s.rootShot(capture) }
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        let origin = T.topRightOrigin, area = (width: 676.0 / 2, height: 708.0 / 2)
+        /// Opens the menu at screen pixel (`x`, `y`) and clicks its row `command`.
+        func choose(_ command: ContextMenu.Command, atX x: Int, y: Int) {
+            #expect(s.run(xdotool, ["mousemove", "\(x)", "\(y)", "click", "3"]).status == 0)
+            let menu = ContextMenu(widgetID: "", x: Double(x - origin.0) / 2, y: Double(y - origin.1) / 2,
+                                   areaWidth: area.width, areaHeight: area.height)
+            let row = menu.rowFrame(ContextMenu.Command.allCases.firstIndex(of: command)!)
+            let (rx, ry) = (origin.0 + Int((row.x + row.width / 2) * 2), origin.1 + Int((row.y + row.height / 2) * 2))
+            // The menu is drawn: the row's middle is no longer the widget's picture.
+            #expect(eventually(timeout: Self.patience) {
+                guard let image = shot() else { return false }
+                return s.differing(image, frame: frames[T.stats]!, id: T.stats, dimmed: false) > 316 * 316 / 50
+                    || s.differing(image, frame: frames[T.habit]!, id: T.habit, dimmed: false) > 316 * 316 / 50
+            }, "no menu drawn")
+            #expect(s.run(xdotool, ["mousemove", "\(rx)", "\(ry)", "click", "1"]).status == 0)
+        }
+        let config = s.session.home + "/.config/widgethost/config.json"
+        choose(.editWidget, atX: origin.0 + 60, y: origin.1 + 60)
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.read(edited) == "--edit \(T.habit)\n" },
+                "edited: \(FileManagerFree.read(edited) ?? "nothing")\n\(desktop.stderr)")
+        #expect(desktop.stderr.contains("started \(editor) --edit \(T.habit)"), "\(desktop.stderr)")
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        choose(.removeWidget, atX: origin.0 + 360 + 40, y: origin.1 + 40)
+        #expect(eventually(timeout: Self.patience) { desktop.stderr.contains("remove \(T.stats): done") }, "\(desktop.stderr)")
+        let text = FileManagerFree.read(config) ?? ""
+        #expect(!text.contains(T.stats) && !text.contains("StatsWidget"), "\(text)")
+        #expect(text.contains(T.habit) && text.contains(T.clocky), "\(text)")
+    }
+
     /// Hostile streams: trees with 10 000 nodes, a 1 MB string, NaN / infinite / negative
     /// frames, a line of garbage, a widget of an unknown id, an empty snapshot then a new one:
     /// each is drawn or refused with a line saying why, the surface keeps answering (a change
@@ -386,7 +434,7 @@ final class LeanScene {
     func stop() { host.stop(); scene.stop() }
 
     /// The lean surface, as the session starts `widgethost-desktop` (no arguments: the default on X11).
-    func startDesktop() throws -> BarProcess { try scene.startDesktop() }
+    func startDesktop(extraEnvironment: [String] = []) throws -> BarProcess { try scene.startDesktop(extraEnvironment: extraEnvironment) }
 
     /// Renders the picture `id` should show now (its current tree, scale 2) for `differing`.
     private func expect(_ id: String) throws {
