@@ -244,7 +244,17 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
                        width: UInt16(clamping: Int(saturating: (r.width * s).rounded(.up))), height: UInt16(clamping: Int(saturating: (r.height * s).rounded(.up))))
         }
         XShapeCombineRectangles(display, surface.window, ShapeInput, 0, 0, &xrects, Int32(xrects.count), ShapeSet, Unsorted)
+        // Without a compositor the transparent pixels between widgets would show black over the
+        // wallpaper: the window's shape is then the input region too (a menu open: the area).
+        if !compositing {
+            XShapeCombineRectangles(display, surface.window, ShapeBounding, 0, 0, &xrects, Int32(xrects.count), ShapeSet, Unsorted)
+        } else {
+            XShapeCombineMask(display, surface.window, ShapeBounding, 0, 0, 0, ShapeSet)
+        }
     }
+
+    /// Whether a compositing manager runs on the screen (it owns `_NET_WM_CM_S<screen>`).
+    private var compositing: Bool { XGetSelectionOwner(display, atom(display, "_NET_WM_CM_S\(screen)")) != 0 }
 
     /// Grabs the keyboard for `output`'s window while the scene's menu or edit mode wants keys
     /// (a desktop window takes no focus from the window manager), and lets it go after.

@@ -203,6 +203,28 @@ import Glibc
         #expect(lean.host.requests.count == clicks + 1, "the click in the gap reached the surface: \(lean.host.requests)")
     }
 
+    /// With no compositor (a transparent pixel would show black), the desktop shows between the
+    /// widgets: the window's shape is the widgets' rectangles.
+    @Test func x11LeanSurfaceShowsTheDesktopBetweenWidgetsWithoutACompositor() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xsetroot = requireProgram("xsetroot", package: "x11-xserver-utils"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let lean = try LeanScene(display: screen.display, anchor: "top-right")
+        defer { lean.stop() }
+        let s = lean.scene
+        #expect(s.run(xsetroot, ["-solid", "#336699"]).status == 0)
+        let desktop = try lean.startDesktop()
+        let habit = T.frames(origin: T.topRightOrigin)[T.habit]!
+        func pixel(_ image: PixelImage, _ x: Int, _ y: Int) -> UInt32 { image.pixels[y * image.width + x] & 0xFF_FFFF }
+        #expect(eventually(timeout: Self.patience) {
+            guard let image = s.rootShot(capture) else { return false }
+            // Habit drawn (its blue background), the gap beside it and the row gap below it the desktop's colour.
+            return pixel(image, habit.x + 158, habit.y + 250) != 0x33_6699 && pixel(image, habit.x + 316 + 22, habit.y + 150) == 0x33_6699
+                && pixel(image, habit.x + 150, habit.y + 316 + 38) == 0x33_6699
+        }, "desktop:\n\(desktop.stderr)")
+    }
+
     /// The surface's own menu (button 3): "Edit Widget" starts the editor (`widgethost-edit`
     /// beside the surface; here a script standing in for it, by `WIDGETHOST_EDIT_EXECUTABLE`) with
     /// `--edit ID`; "Remove Widget" takes the widget out of `config.json` through the config-edit
