@@ -129,6 +129,9 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
             outputsStale = false
             // The grid goes on the primary output (the first when none is primary).
             scene.setOutputs((outputs.first(where: \.isPrimary) ?? outputs.first).map { [$0] } ?? [])
+            // Tell the backend everything again: a monitor unplugged and plugged back keeps its
+            // id, but its window went with it.
+            areas = [:]; inputRegions = [:]; keyboard = [:]
         }
         for output in outputs {
             let area = scene.area(on: output.id)
