@@ -228,7 +228,8 @@ import Glibc
     /// The surface's own menu (button 3): "Edit Widget" starts the editor (`widgethost-edit`
     /// beside the surface; here a script standing in for it, by `WIDGETHOST_EDIT_EXECUTABLE`) with
     /// `--edit ID`; "Remove Widget" takes the widget out of `config.json` through the config-edit
-    /// library, as `widgethost remove`.
+    /// library, as `widgethost remove`; "Edit Home Screen" and a drag move a widget in the grid
+    /// order, as `widgethost move`.
     @Test func x11LeanMenuEditsAndRemovesAWidget() throws {
         guard let capture = requireProgram("import", package: "imagemagick"),
               let xdotool = requireProgram("xdotool", package: "xdotool"),
@@ -271,6 +272,20 @@ import Glibc
         let text = FileManagerFree.read(config) ?? ""
         #expect(!text.contains(T.stats) && !text.contains("StatsWidget"), "\(text)")
         #expect(text.contains(T.habit) && text.contains(T.clocky), "\(text)")
+
+        // Edit Home Screen, then Clocky dragged to Habit's place: the grid order in config.json
+        // changes as `widgethost move` changes it.
+        choose(.editHomeScreen, atX: origin.0 + 60, y: origin.1 + 60)
+        let clocky = frames[T.clocky]!
+        #expect(s.run(xdotool, ["mousemove", "\(clocky.x + 300)", "\(clocky.y + 150)", "mousedown", "1"]).status == 0)
+        for step in 1...8 {
+            _ = s.run(xdotool, ["mousemove", "\(clocky.x + 300 - step * 30)", "\(clocky.y + 150 - step * 45)"])
+        }
+        #expect(s.run(xdotool, ["mouseup", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { desktop.stderr.contains("move \(T.clocky): done") }, "\(desktop.stderr)")
+        let moved = FileManagerFree.read(config) ?? ""
+        let order = moved.components(separatedBy: "\"desktop\"").last ?? ""
+        #expect((order.range(of: T.clocky)?.lowerBound).map { $0 < order.range(of: T.habit)!.lowerBound } == true, "\(moved)")
     }
 
     /// Hostile streams: trees with 10 000 nodes, a 1 MB string, NaN / infinite / negative
