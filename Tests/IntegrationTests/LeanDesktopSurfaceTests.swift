@@ -225,6 +225,21 @@ import Glibc
         }, "desktop:\n\(desktop.stderr)")
     }
 
+    /// `Xft.dpi` (192: scale 2) wins over the layout's scale (1): the grid is drawn at scale 2.
+    @Test func x11LeanSurfaceTakesItsScaleFromXftDPI() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xrdb = requireProgram("xrdb", package: "x11-xserver-utils"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let lean = try LeanScene(display: screen.display, anchor: "top-right", scale: 1)
+        defer { lean.stop() }
+        let s = lean.scene
+        FileManagerFree.write(s.dir.path + "/Xresources", "Xft.dpi: 192\n")
+        #expect(s.run(xrdb, ["-merge", s.dir.path + "/Xresources"]).status == 0)
+        let desktop = try lean.startDesktop()
+        s.expectShows(T.frames(origin: T.topRightOrigin), dimmed: [], within: Self.patience, shot: { s.rootShot(capture) }, log: desktop)
+    }
+
     /// The surface's own menu (button 3): "Edit Widget" starts the editor (`widgethost-edit`
     /// beside the surface; here a script standing in for it, by `WIDGETHOST_EDIT_EXECUTABLE`) with
     /// `--edit ID`; "Remove Widget" takes the widget out of `config.json` through the config-edit
@@ -412,21 +427,22 @@ final class LeanScene {
     private var widgets: [String: DesktopViewMessage.Widget] = [:]
     private let renderer = PictureRenderer()
 
-    init(display: String, anchor: String, withoutViews: Set<String> = []) throws {
+    /// `scale`: the layout's (`desktop.scale`), which `Xft.dpi` overrides.
+    init(display: String, anchor: String, withoutViews: Set<String> = [], scale: Double = 2) throws {
         scene = try DesktopScene(display: display, anchor: anchor)
         let socket = scene.dir.path + "/ctl.sock"
         scene.writeConfig("""
             {"paths": {"socket": "\(socket)"},
              "widgets": [\(DesktopScene.widgets.map { id in "{\"kind\": \"\(id.dropLast(id.split(separator: "-").last!.count + 1))\", \"family\": \"\(id.split(separator: "-").last!)\"}" }.joined(separator: ", "))],
              "desktop": {"widgets": [\(DesktopScene.widgets.map { "\"\($0)\"" }.joined(separator: ", "))],
-                         "anchor": "\(anchor)", "margin": 32, "gap": 22, "columns": 2, "scale": 2}}
+                         "anchor": "\(anchor)", "margin": 32, "gap": 22, "columns": 2, "scale": \(scale)}}
             """)
         let trees = [DesktopSurfaceTests.habit: LeanTrees.habit(count: 0), DesktopSurfaceTests.stats: LeanTrees.stats,
                      DesktopSurfaceTests.clocky: LeanTrees.clocky]
         let served = DesktopScene.widgets.map { LeanTrees.widget($0, view: withoutViews.contains($0) ? nil : trees[$0]) }
         let snapshot = DesktopViewMessage(
             snapshot: true,
-            layout: .init(widgets: DesktopScene.widgets, anchor: anchor, margin: 32, gap: 22, columns: 2, scale: 2, dark: false),
+            layout: .init(widgets: DesktopScene.widgets, anchor: anchor, margin: 32, gap: 22, columns: 2, scale: scale, dark: false),
             widgets: served, removed: [])
         host = try FakeViewHost(path: socket, snapshot: snapshot)
         for w in served { widgets[w.id] = w }
