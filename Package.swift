@@ -75,6 +75,7 @@ let package = Package(
         .executable(name: "widgethost", targets: ["widgethost"]),
         .executable(name: "widgethost-worker", targets: ["widgethost-worker"]),
         .executable(name: "widgethost-desktop", targets: ["widgethost-desktop"]),
+        .executable(name: "widgethost-desktop-gtk", targets: ["widgethost-desktop-gtk"]),
         .executable(name: "widgethost-render", targets: ["widgethost-render"]),
         .executable(name: "widgethost-edit", targets: ["widgethost-edit"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
@@ -101,6 +102,12 @@ let package = Package(
             name: "CGtk",
             pkgConfig: "widgethost-gtk",  // gtk-layer-shell-0 less -pthread: scripts/install-deps.sh
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]
+        ),
+        // Xlib, Xext (Shape, MIT-SHM) and RandR, for the lean desktop surface's X11 backend only.
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]
         ),
         // Cairo and PangoCairo, for the render process only (DESIGN §11).
         .systemLibrary(
@@ -166,12 +173,17 @@ let package = Package(
         // The desktop surface's drawing and the display backends' contract: lays out and draws the
         // widgets the host streams, with damage and hit testing; no toolkit (docs/architecture.md).
         .target(name: "WidgetDesktopScene", dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
-        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        .target(name: "CSurfaceLoop"),
+        // The lean desktop surface's loop, view stream client and actions, display-kind free.
+        .target(name: "WidgetDesktopSurface", dependencies: ["CSurfaceLoop", "WidgetDesktopScene", "WidgetGraphics", "CCairo", "WidgetLayout", "WidgetRendering", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
+        // The GTK surface, `widgethost-desktop --gtk`: until the lean surface has a Wayland backend.
+        .executableTarget(name: "widgethost-desktop-gtk", dependencies: ["CGtk", "WidgetDesktopSurface", "WidgetHostCore", "OpenWidgetKit"]),
         /// The editor, started on demand: "Add Widget" gallery and "Edit Widget" forms in GTK 3, previews
         /// drawn in-process with WidgetGraphics, config.json written only through WidgetConfigEditing.
         .executableTarget(name: "widgethost-edit", dependencies: ["CGtk", "WidgetGraphics", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"],
                          linkerSettings: [.linkedLibrary("atk-1.0")]),  // accessible names (CGtk links GTK, not ATK)
-        /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
+        /// The render process: the only process of the daemon's linking Cairo and Pango (DESIGN §11).
         .executableTarget(
             name: "widgethost-render",
             dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit", "CSandbox"]
@@ -187,10 +199,11 @@ let package = Package(
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
+        .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine"],
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout"],
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {
