@@ -59,6 +59,11 @@ enum DesktopCommand {
         }
         let out = outOverride.map(absolute) ?? config.paths.out
         let socket = ControlSocketPath.resolve(config.paths, environment: environment)
+        // GNOME Wayland has no layer-shell: the extension's window, or Xwayland's, said in one line.
+        if let mode = GnomeSessionMode.detect(environment) {
+            FileHandleFree.error(mode.line)
+            if mode == .xwaylandDesktopWindow { setenv("GDK_BACKEND", "x11", 1) }
+        }
         guard let surface = DesktopSurface(outDirectory: out, desktop: desktop, controlSocket: socket) else { return 1 }
         return surface.run()
     }
