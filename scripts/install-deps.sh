@@ -44,6 +44,12 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v xprop >/dev/null || missing+=(x11-utils)
     # ... and a window manager with desktop windows (as GNOME's, KDE's, Xfce's) to stack it under.
     command -v openbox >/dev/null || missing+=(openbox)
+    # GnomeDesktopTests: a headless GNOME Shell 43 (Wayland, Xwayland on demand) with the shipped
+    # extension; gjs asks it for screenshots and input (Tests/IntegrationTests/Fixtures/gnome-session-client.js).
+    command -v gnome-shell >/dev/null || missing+=(gnome-shell)
+    command -v Xwayland >/dev/null || missing+=(xwayland)
+    command -v gjs >/dev/null || missing+=(gjs)
+    command -v dbus-run-session >/dev/null || missing+=(dbus-daemon)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then
