@@ -189,7 +189,7 @@ export class SurfaceKeeper {
         if (!this._ours(window) || this._kept.has(window))
             return;
         const client = this._client;
-        if (client.make_desktop)        // 47+: a real desktop-type window
+        if (client.make_desktop)        // newer mutter than 43: a real desktop-type window
             client.make_desktop(window);
         else
             client.hide_from_window_list(window);   // skip-taskbar: out of Alt-Tab, Overview, dash, window lists
