@@ -71,6 +71,17 @@ import Glibc
         #expect(above.inAltTab && !below.inAltTab && !below.focused, "\(now.windows)")
         let overview = try g.overviewWindows()
         #expect(overview.contains("xmessage") && !overview.contains(below.title), "the Overview shows \(overview)")
+        // A click on the uncovered widget reaches the surface, which is not raised over the
+        // window nor keeps the focus.
+        let myApp = try #require(frames[Self.myApp])
+        try g.click(x: myApp.x + myApp.w - 20, y: myApp.y + myApp.h - 20)
+        #expect(eventually(timeout: Self.patience) { g.shell.stderr.contains("click on \(Self.myApp) at") }, "\(g.shell.stderr.suffix(2000))")
+        #expect(eventually(timeout: Self.patience) {
+            guard let after = try? g.state(), let s = after.windows.first(where: { $0.ours }), let w = after.windows.first(where: { $0.title == "xmessage" }),
+                  let image = g.screenshot() else { return false }
+            return s.stackIndex < w.stackIndex && w.focused && !s.focused
+                && image.pixels[(overlap.bottom - 10) * image.width + (overlap.x + overlap.right) / 2] & 0xFF_FFFF == 0xFF_00FF
+        }, "the click raised or focused the surface: \(String(describing: try? g.state().windows))")
         other.signal(SIGTERM)
         g.scene.expectShows(frames, dimmed: [], within: Self.patience, shot: g.screenshot, log: g.shell)
 
