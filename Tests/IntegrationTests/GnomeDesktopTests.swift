@@ -14,7 +14,9 @@ import Glibc
 /// the real host draws the Habit widgets (`png`, scale 2; nothing in them ticks) and the extension
 /// starts `widgethost-desktop` itself. The desktop's background is GNOME's own, set to a plain
 /// colour: a widget's picture is compared composed over the colour beside it, and Debian's
-/// wallpaper changes under the widgets' rounded corners. The Shell is asked through its own D-Bus interfaces
+/// wallpaper changes under the widgets' rounded corners. Notification banners are off: the
+/// Shell's start-up banner ("Screen Lock disabled") stays over the grid while no user input
+/// comes. The Shell is asked through its own D-Bus interfaces
 /// (Screenshot, RemoteDesktop, Extensions) and the extension's test-only interface, with gjs
 /// (Fixtures/gnome-session-client.js). Every wait is for a condition.
 ///
@@ -233,6 +235,7 @@ final class GnomeSession: @unchecked Sendable {
             + "gsettings set org.gnome.shell enabled-extensions \"['\(Self.uuid)']\" && "
             + "gsettings set org.gnome.desktop.background picture-options none && "
             + "gsettings set org.gnome.desktop.background primary-color '#204a87' && "
+            + "gsettings set org.gnome.desktop.notifications show-banners false && "
             + "exec \(gnomeShell) --headless --wayland --virtual-monitor 1280x800 --wayland-display \(waylandDisplay)"
         shell = try scene.start(clean[0], Array(clean.dropFirst()) + [
             "DBUS_SYSTEM_BUS_ADDRESS=unix:path=\(systemBusSocket)", "XDG_SESSION_TYPE=wayland", "XDG_CURRENT_DESKTOP=GNOME",
