@@ -51,6 +51,11 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v dbus-run-session >/dev/null || missing+=(dbus-daemon)
     [ -x /usr/libexec/at-spi-bus-launcher ] || missing+=(at-spi2-core)
     /usr/bin/python3 -c "import gi; gi.require_version('Atspi', '2.0')" 2>/dev/null || missing+=(python3-gi gir1.2-atspi-2.0)
+    # GnomeDesktopTests: a headless GNOME Shell 43 (Wayland, Xwayland on demand) with the shipped
+    # extension; gjs asks it for screenshots and input (Tests/IntegrationTests/Fixtures/gnome-session-client.js).
+    command -v gnome-shell >/dev/null || missing+=(gnome-shell)
+    command -v Xwayland >/dev/null || missing+=(xwayland)
+    command -v gjs >/dev/null || missing+=(gjs)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

@@ -7,6 +7,9 @@
 #   $XDG_DATA_HOME/bash-completion/completions/widgethost, $XDG_DATA_HOME/zsh/site-functions/_widgethost,
 #   $XDG_CONFIG_HOME/fish/completions/widgethost.fish    shell completions
 #   $XDG_CONFIG_HOME/widgethost/config.json              a default config (never overwritten)
+#   $XDG_DATA_HOME/gnome-shell/extensions/widgethost-desktop@widgethost.github.io/
+#                                                        the GNOME Shell extension (dist/gnome-shell/), when
+#                                                        gnome-shell is installed, in the form its version loads
 # Idempotent: files already up to date are left alone, every file is replaced by a rename (a
 # running daemon never sees a torn plugin). Nothing is enabled or started; the last lines say how.
 #
@@ -47,6 +50,8 @@ config_file="$config_home/widgethost/config.json"
 bash_completion="$data_home/bash-completion/completions/widgethost"
 zsh_completion="$data_home/zsh/site-functions/_widgethost"
 fish_completion="$config_home/fish/completions/widgethost.fish"
+gnome_uuid="widgethost-desktop@widgethost.github.io"
+gnome_extension="$data_home/gnome-shell/extensions/$gnome_uuid"
 bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets)
 # Found by widgethost beside itself: the worker (every plugin runs in one), the render process
 # (png/svg outputs), the desktop surfaces; and their editor (gallery, Edit Widget), which the surface starts.
@@ -80,6 +85,8 @@ if [ "$uninstall" = 1 ]; then
   for b in "${bundles[@]}" HelloC; do remove_file "$plugin_dir/$b.so"; done
   rmdir "$plugin_dir" "$data_home/widgethost" 2>/dev/null || true
   remove_file "$bash_completion"; remove_file "$zsh_completion"; remove_file "$fish_completion"
+  for f in metadata.json extension.js surfaceKeeper.js; do remove_file "$gnome_extension/$f"; done
+  rmdir "$gnome_extension" 2>/dev/null || true
   remove_file "$bin_dir/widgethost"
   for h in "${helpers[@]}"; do remove_file "$bin_dir/$h"; done
   if [ -f "$config_file" ]; then
@@ -119,6 +126,21 @@ install_file "$completions/bash" "$bash_completion" 644
 install_file "$completions/zsh" "$zsh_completion" 644
 install_file "$completions/fish" "$fish_completion" 644
 
+# The GNOME Shell extension: GNOME 45 and later load extension.js as an ES module, 42-44 the
+# legacy form (extension-legacy.js, installed as extension.js); surfaceKeeper.js is shared.
+gnome_shell_major=""
+if command -v gnome-shell >/dev/null; then
+  gnome_shell_major="$(gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9][0-9]*\).*/\1/p')"
+fi
+if [ -n "$gnome_shell_major" ]; then
+  src="dist/gnome-shell/$gnome_uuid"
+  entry="$src/extension.js"
+  [ "$gnome_shell_major" -lt 45 ] && entry="$src/extension-legacy.js"
+  install_file "$src/metadata.json" "$gnome_extension/metadata.json" 644
+  install_file "$src/surfaceKeeper.js" "$gnome_extension/surfaceKeeper.js" 644
+  install_file "$entry" "$gnome_extension/extension.js" 644
+fi
+
 if [ -e "$config_file" ]; then
   say "kept $config_file"
 else
@@ -135,3 +157,7 @@ if have_systemctl; then
 fi
 case ":$PATH:" in *":$bin_dir:"*) ;; *) say "note: $bin_dir is not on PATH" ;; esac
 say "start it with: systemctl --user enable --now widgethost   (logs: journalctl --user -u widgethost)"
+if [ -n "$gnome_shell_major" ]; then
+  say "GNOME Shell $gnome_shell_major: for widgets on the desktop, log out and in once, then: gnome-extensions enable $gnome_uuid"
+  say "  (the extension starts widgethost-desktop itself and keeps it below every window; do not autostart it as well)"
+fi

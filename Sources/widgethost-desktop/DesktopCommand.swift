@@ -26,6 +26,7 @@ enum DesktopCommand {
         let environment = ProcessEnvironment.current()
         var configPath: String?
         var surface = SurfaceKind.chosen(environment)
+        var surfaceGiven = environment["WIDGETHOST_DESKTOP_SURFACE"] != nil
         var passed: [String] = []
         var i = 0
         while i < args.count {
@@ -33,8 +34,8 @@ enum DesktopCommand {
             case "--help", "-h": print(usage); return 0
             case "--version": print(version); return 0
             case "--gallery": return exec(SiblingExecutable.path("widgethost-edit"), ["--gallery"], what: "the gallery (it comes with widgethost-edit)")
-            case "--lean": surface = .lean
-            case "--gtk": surface = .gtk
+            case "--lean": surface = .lean; surfaceGiven = true
+            case "--gtk": surface = .gtk; surfaceGiven = true
             case "--config", "--out":
                 guard i + 1 < args.count else { return fail("\(args[i]) needs a value") }
                 if args[i] == "--config" { configPath = args[i + 1] }
@@ -43,6 +44,12 @@ enum DesktopCommand {
             default: return fail("unknown argument \"\(args[i])\"")
             }
             i += 1
+        }
+        // GNOME Wayland has no layer-shell: the extension's Wayland window, or an Xwayland desktop
+        // window (the lean X11 surface on the shell's DISPLAY), said in one line.
+        if let mode = GnomeSessionMode.detect(environment) {
+            FileHandleFree.error(mode.line)
+            if mode == .xwaylandDesktopWindow, !surfaceGiven { surface = .lean }
         }
         if surface == .gtk { return exec(SiblingExecutable.path("widgethost-desktop-gtk"), passed, what: "the GTK surface") }
         let loaded: DesktopSurfaceConfig
