@@ -48,6 +48,8 @@ public struct EnvironmentValues: @unchecked Sendable {
     public var colorScheme: ColorScheme = .light
     public var widgetRenderingMode: WidgetRenderingMode = .fullColor
     public var isLuminanceReduced: Bool = false
+    /// Always `.large` unless a view sets it (`.dynamicTypeSize(_:)`): widgets are drawn at Large.
+    public var dynamicTypeSize: DynamicTypeSize = .large
     private var custom: [ObjectIdentifier: Any] = [:]
 
     public init() {}

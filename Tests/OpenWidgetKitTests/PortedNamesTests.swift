@@ -1,0 +1,132 @@
+import FoundationEssentials
+import Testing
+@testable import OpenWidgetKit
+
+/// The names real iOS widget code uses that issue 27 found missing: each compiles as on iOS and
+/// evaluates to the tree iOS would draw (or, for a modifier that changes nothing in a widget,
+/// to the same tree as without it).
+@Suite struct PortedNamesTests {
+    // MARK: modifiers with an effect
+
+    @Test func clippedClipsToTheFrame() {
+        let node = eval(Color.orange.frame(width: 400, height: 4).frame(maxWidth: .infinity).clipped())
+        #expect(node.modifiers?.other?["clipShape"] == .object(["type": .string("rectangle")]))
+        #expect(node.modifiers?.frame?.maxWidth == .infinity)
+    }
+
+    @Test func strikethroughAndUnderlineOnAViewReachEveryText() {
+        let node = eval(HStack { Text("a"); Text("b") }.strikethrough().underline(pattern: .dash))
+        #expect(node.kind == .hstack)
+        #expect(node.modifiers?.other?["strikethrough"] == .bool(true))
+        #expect(node.modifiers?.other?["underline"] == .bool(true))
+        // A text's own decoration still returns Text, so it concatenates.
+        let run = eval(Text("old").strikethrough(pattern: .dot) + Text(" new"))
+        #expect(run.childNodes.first?.modifiers?.other?["strikethrough"] == .bool(true))
+    }
+
+    @Test func fontWidthTextScaleAndRenderingModeAreKept() {
+        let text = eval(Text("x").fontWidth(.condensed).textScale(.secondary))
+        #expect(text.modifiers?.other?["fontWidth"] == .string("condensed"))
+        #expect(text.modifiers?.other?["textScale"] == .string("secondary"))
+        let stack = eval(VStack { Text("y") }.fontWidth(.expanded).textScale(.secondary, isEnabled: false))
+        #expect(stack.modifiers?.other?["fontWidth"] == .string("expanded"))
+        #expect(stack.modifiers?.other?["textScale"] == .string("default"))
+        #expect(Font.Width(-0.2) == .condensed)
+        let image = eval(Image(systemName: "star").renderingMode(.template))
+        #expect(image.symbol == "star" && image.modifiers?.other?["renderingMode"] == .string("template"))
+        #expect(eval(Image(systemName: "star")).modifiers == nil)
+    }
+
+    // MARK: modifiers that change nothing in a widget
+
+    @Test func noOpModifiersLeaveTheTreeAsItIs() {
+        let plain = eval(Text("a").font(.caption))
+        let accepted = eval(Text("a").font(.caption)
+            .ignoresSafeArea().edgesIgnoringSafeArea(.all).transition(.opacity.combined(with: .move(edge: .top)))
+            .accessibilityElement(children: .combine).allowsTightening(true).previewDisplayName("x"))
+        #expect(accepted == plain)
+    }
+
+    @Test func dynamicTypeSizeSetsAndClampsTheEnvironment() {
+        struct Size: View {
+            @Environment(\.dynamicTypeSize) var size
+            @Environment(\.sizeCategory) var category
+            var body: some View { Text("\(size.rawValue) \(category.rawValue)") }
+        }
+        #expect(eval(Size()).text == "3 3")  // .large
+        #expect(eval(Size().dynamicTypeSize(.xSmall)).text == "0 0")
+        #expect(eval(Size().dynamicTypeSize(.accessibility2).dynamicTypeSize(...DynamicTypeSize.xxLarge)).text == "8 8")
+        #expect(eval(Size().dynamicTypeSize(.xSmall).dynamicTypeSize(.medium ... .xxLarge)).text == "0 0", "the innermost setting wins")
+        #expect(eval(Size().dynamicTypeSize(.xLarge...)).text == "4 4")
+        #expect(DynamicTypeSize.accessibility1.isAccessibilitySize && !DynamicTypeSize.xxxLarge.isAccessibilitySize)
+    }
+
+    // MARK: background and overlay views
+
+    @Test func backgroundAndOverlayTakeAViewAsAnArgument() {
+        let node = eval(Text("7").background(Circle().fill(.orange)).overlay(Text("!"), alignment: .topTrailing))
+        #expect(node.kind == .zstack && node.alignment == "topTrailing")
+        let inner = node.childNodes[0]
+        #expect(inner.kind == .zstack)
+        #expect(inner.childNodes.map(\.role) == ["background", nil])
+        #expect(inner.childNodes[0].shape?.type == "circle")
+        #expect(node.childNodes[1].role == "overlay" && node.childNodes[1].text == "!")
+    }
+
+    @Test func aColourStillTakesTheShapeStyleForm() {
+        // `Color` is a view and a shape style: the style form (a background on the node) wins, as on iOS.
+        let node = eval(Text("a").background(Color.red))
+        #expect(node.kind == .text && node.modifiers?.background?.name == "red")
+        let overlaid = eval(Text("a").overlay(.black.opacity(0.2)))
+        #expect(overlaid.kind == .zstack)
+        #expect(overlaid.childNodes[1].role == "overlay" && overlaid.childNodes[1].shape?.type == "rectangle")
+    }
+
+    // MARK: text
+
+    @Test func localisedTextFormsShowTheirKey() {
+        #expect(eval(Text("Steps", comment: "The title")).text == "Steps")
+        #expect(eval(Text(LocalizedStringResource("Monthly budget"))).text == "Monthly budget")
+        struct Named: Widget {
+            var body: some WidgetConfiguration {
+                StaticConfiguration(kind: "named", provider: EpochProvider()) { _ in Text("x") }
+                    .configurationDisplayName(Text("Budget"))
+                    .description(Text("What is left."))
+            }
+        }
+        let record = Named().body._widgetRecords[0]
+        #expect(record.displayName == "Budget" && record.description == "What is left.")
+    }
+
+    @Test func specifierFormatsLikePrintf() {
+        let ratio = 0.6172
+        #expect(eval(Text("\(ratio * 100, specifier: "%.0f")%")).text == "62%")
+        #expect(eval(Text("\(3.14159, specifier: "%.2f")")).text == "3.14")
+        #expect(eval(Text("\(42, specifier: "%d") steps")).text == "42 steps")
+        #expect(eval(Text("\(7, specifier: "%03ld")")).text == "007")
+        #expect(eval(Text("\(255, specifier: "%X")")).text == "FF")
+        #expect(eval(Text("\(Float(2.5), specifier: "%.1f km")")).text == "2.5 km")
+        #expect(eval(Text("\(50, specifier: "%d%%")")).text == "50%")
+        #expect(eval(Text("\(-3, specifier: "%+d")")).text == "-3")
+        // What C would misread is refused: the value's description instead.
+        #expect(eval(Text("\(12, specifier: "%s")")).text == "12")
+        #expect(eval(Text("\(1.5, specifier: "%d")")).text == "1.5")
+        #expect(eval(Text("\(1, specifier: "%d %d")")).text == "1")
+        #expect(eval(Text("\(1, specifier: "%n")")).text == "1")
+    }
+
+    // MARK: previews
+
+    @Test func aPreviewProviderCompilesAndItsContextSetsTheFamily() {
+        struct Family: View {
+            @Environment(\.widgetFamily) var family
+            var body: some View { Text(family.rawValue) }
+        }
+        struct Family_Previews: PreviewProvider {
+            static var previews: some View {
+                Family().previewContext(WidgetPreviewContext(family: .accessoryInline))
+            }
+        }
+        #expect(eval(Family_Previews.previews).text == "accessoryInline")
+    }
+}
