@@ -26,10 +26,11 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
 ]
 
 /// The modules with Apple's names (`import WidgetKit`, `import SwiftUI`, `import AppIntents`,
-/// `import Intents`): each re-exports `AppleFrameworks` — the SDK, `#Preview` and full
-/// Foundation — so iOS widget code compiles with its imports as written. A bundle that wants
+/// `import Intents`, and `import UIKit` for `UIColor` and `UIImage`): each re-exports
+/// `AppleFrameworks` — the SDK, `#Preview` and full Foundation — so iOS widget code compiles
+/// with its imports as written. A bundle that wants
 /// no ICU in its worker imports `OpenWidgetKit` instead (docs/porting.md, docs/performance.md).
-let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents"]
+let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "UIKit"]
 
 /// Bundles built as Xcode builds an extension, without the `WidgetBundleSupport` build plugin:
 /// code that imports Apple's module names gets one `CGFloat` from them (Sources/AppleFrameworks).
@@ -93,7 +94,7 @@ let package = Package(
         /// `#Preview` for widgets (a macro over the toolchain's swift-syntax): only bundles with previews link it.
         .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
         /// iOS widget code as written: `import WidgetKit`, `import SwiftUI`, `import AppIntents`,
-        /// `import Intents` — all four modules from this one product (the SDK, `#Preview`, Foundation).
+        /// `import Intents`, `import UIKit` — all five modules from this one product (the SDK, `#Preview`, Foundation).
         .library(name: "WidgetKit", targets: appleModuleNames),
         /// Every bundle target uses it: one `CGFloat` per bundle, so files that import Foundation compile.
         .plugin(name: "WidgetBundleSupport", targets: ["WidgetBundleSupport"]),

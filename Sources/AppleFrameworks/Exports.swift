@@ -1,5 +1,5 @@
-// What `import WidgetKit`, `import SwiftUI`, `import AppIntents` and `import Intents` bring to
-// widget code here, as those frameworks bring it on iOS: the SDK's names (OpenWidgetKit),
+// What `import WidgetKit`, `import SwiftUI`, `import AppIntents`, `import Intents` and
+// `import UIKit` bring to widget code here, as those frameworks bring it on iOS: the SDK's names (OpenWidgetKit),
 // `#Preview` (WidgetPreviews) and all of Foundation — `UserDefaults`, `DateFormatter`,
 // `NumberFormatter`, `NSLocalizedString`, `CharacterSet`, `TimeZone(identifier:)`… — with ICU,
 // which costs a worker more memory and start time than FoundationEssentials alone

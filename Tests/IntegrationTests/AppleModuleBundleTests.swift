@@ -9,7 +9,7 @@ import Glibc
 
 /// The modules with Apple's names (issue 27): Tests/SwiftFixtures/XcodeStyleWidget is an iOS
 /// widget extension as Xcode writes it — `import WidgetKit`, `import SwiftUI`,
-/// `import AppIntents`, Foundation's formatters and defaults, `#Preview` and a `PreviewProvider`
+/// `import AppIntents`, `import UIKit`, Foundation's formatters and defaults, `#Preview` and a `PreviewProvider`
 /// — built by the package with not one line changed, and run through a real worker.
 @Suite struct AppleModuleBundleTests {
     static let fixture = TestPaths.repoRoot + "/Tests/SwiftFixtures/XcodeStyleWidget"
@@ -36,7 +36,7 @@ import Glibc
             let source = try #require(FileManagerFree.read(Self.fixture + "/" + file))
             for line in source.split(separator: "\n") where line.hasPrefix("import ") { imports.insert(String(line.dropFirst(7))) }
         }
-        #expect(imports == ["WidgetKit", "SwiftUI", "AppIntents"])
+        #expect(imports == ["WidgetKit", "SwiftUI", "AppIntents", "UIKit"])
     }
 
     /// Xcode's template (an `AppIntentConfiguration` with its emoji parameter) and the budget
@@ -63,6 +63,18 @@ import Glibc
             #expect(medium.contains(expected), "systemMedium lacks \(expected): \(medium)")
         }
         #expect(!(try texts("BudgetWidget", .systemSmall)).contains("Budget"), "the small family has no struck-through line")
+    }
+
+    /// `Color(uiColor: .secondarySystemBackground)` (`import UIKit`) is iOS's grouped background
+    /// in each appearance: the worker resolves it in the request's scheme (`preview --dark`).
+    @Test func aUIKitColourFollowsTheAppearance() throws {
+        let w = try worker()
+        func background(_ scheme: ColorScheme) throws -> [Double]? {
+            let r = try w.request(WireRequest(op: .snapshot, kind: "BudgetWidget", family: .systemSmall, colorScheme: scheme))
+            return r.entries?.first?.view.modifiers?.containerBackground?.rgba
+        }
+        #expect(try background(.light) == [0.949, 0.949, 0.969, 1])
+        #expect(try background(.dark) == [0.110, 0.110, 0.118, 1])
     }
 
     /// `#Preview` through `import WidgetKit` (no `import WidgetPreviews`) is listed and rendered.

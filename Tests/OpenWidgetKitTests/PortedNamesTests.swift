@@ -115,6 +115,37 @@ import Testing
         #expect(eval(Text("\(1, specifier: "%n")")).text == "1")
     }
 
+    // MARK: UIKit bridges
+
+    @Test func uiColorsBecomeTheColoursIOSDraws() {
+        #expect(Color(uiColor: .systemBlue) == .blue)
+        #expect(Color(UIColor.label) == .primary)
+        #expect(Color(uiColor: .secondaryLabel) == .secondary)
+        #expect(Color(uiColor: UIColor(red: 1, green: 0.5, blue: 0, alpha: 1)) == Color(red: 1, green: 0.5, blue: 0))
+        #expect(Color(uiColor: UIColor.systemRed.withAlphaComponent(0.3)) == Color.red.opacity(0.3))
+        #expect(Color(uiColor: UIColor(named: "Brand")!) == Color("Brand"))
+        let image = eval(Image(uiImage: UIImage(systemName: "star.fill")!))
+        #expect(image.symbol == "star.fill")
+    }
+
+    @Test func aDynamicUIColorFollowsTheEvaluationsAppearance() {
+        struct Swatch: View {
+            var body: some View {
+                Color(uiColor: UIColor { $0.userInterfaceStyle == .dark ? .white : .black })
+                    .overlay(Color(uiColor: .secondarySystemBackground))
+            }
+        }
+        func fills(_ scheme: ColorScheme) -> [StyleSpec?] {
+            var env = EnvironmentValues()
+            env.colorScheme = scheme
+            var out: [StyleSpec?] = []
+            ViewEvaluator.evaluate(Swatch(), environment: env).walk { if $0.kind == .color || $0.kind == .shape { out.append($0.shape?.fill) } }
+            return out
+        }
+        #expect(fills(.light) == [StyleSpec(name: "black"), StyleSpec(rgba: [0.949, 0.949, 0.969, 1])])
+        #expect(fills(.dark) == [StyleSpec(name: "white"), StyleSpec(rgba: [0.110, 0.110, 0.118, 1])])
+    }
+
     // MARK: previews
 
     @Test func aPreviewProviderCompilesAndItsContextSetsTheFamily() {

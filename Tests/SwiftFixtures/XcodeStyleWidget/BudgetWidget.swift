@@ -8,6 +8,7 @@
 
 import WidgetKit
 import SwiftUI
+import UIKit
 
 struct BudgetEntry: TimelineEntry {
     let date: Date
@@ -78,7 +79,7 @@ struct BudgetWidgetEntryView: View {
     var body: some View {
         VStack(alignment: .leading, spacing: 6) {
             HStack {
-                Image(systemName: "creditcard.fill")
+                Image(uiImage: UIImage(systemName: "creditcard.fill")!)
                     .renderingMode(.template)
                     .foregroundStyle(.orange)
                 Text(LocalizedStringResource("Monthly budget"))
@@ -108,7 +109,7 @@ struct BudgetWidgetEntryView: View {
             Capsule()
                 .fill(.quaternary)
                 .frame(height: 8)
-                .overlay(Capsule().fill(.orange).frame(width: barWidth * ratio), alignment: .leading)
+                .overlay(Capsule().fill(Color(uiColor: .systemOrange)).frame(width: barWidth * ratio), alignment: .leading)
             if family != .systemSmall {
                 HStack {
                     Text("Was \(Self.currencyFormatter.string(from: NSNumber(value: entry.limit + 500)) ?? "")")
@@ -134,7 +135,7 @@ struct BudgetWidget: Widget {
     var body: some WidgetConfiguration {
         StaticConfiguration(kind: kind, provider: BudgetProvider()) { entry in
             BudgetWidgetEntryView(entry: entry)
-                .containerBackground(.fill.tertiary, for: .widget)
+                .containerBackground(Color(uiColor: .secondarySystemBackground), for: .widget)
         }
         .configurationDisplayName(Text("Budget"))
         .description(Text("What is left of this month's budget."))
