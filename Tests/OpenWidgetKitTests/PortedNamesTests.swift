@@ -146,6 +146,41 @@ import Testing
         #expect(fills(.dark) == [StyleSpec(name: "white"), StyleSpec(rgba: [0.110, 0.110, 0.118, 1])])
     }
 
+    // MARK: intents
+
+    struct LogIntent: AppIntent {
+        static var title: LocalizedStringResource { "Log" }
+        @Parameter(title: "Amount", description: "How much to log", default: 2) var amount: Int
+        @Parameter(title: "Note", description: "Shown in the log") var note: String
+        func perform() async throws -> some IntentResult & ReturnsValue<Int> & ProvidesDialog {
+            .result(value: amount * 10, dialog: "Logged \(amount)")
+        }
+    }
+
+    struct SnippetIntent: AppIntent {
+        static var title: LocalizedStringResource { "Snippet" }
+        func perform() async throws -> some IntentResult & ProvidesDialog & ShowsSnippetView {
+            .result(dialog: IntentDialog("Done"), view: Text("Done"))
+        }
+    }
+
+    @Test func intentResultsWithValuesDialogsAndViewsRun() async throws {
+        let result = try await LogIntent().perform() as? _IntentResultOf<Int>
+        #expect(result?.value == 20 && result?.dialog?.text == "Logged 2")
+        #expect((try await SnippetIntent().perform() as? _IntentResultOf<_NoIntentValue>)?.dialog?.text == "Done")
+        let parameters = IntentRegistry.parameterDescriptors(of: LogIntent.self)
+        #expect(parameters.map(\.title) == ["Amount", "Note"])
+    }
+
+    @Test func showsWidgetLabelInTheAccessoryFamilies() {
+        struct Shows: View {
+            @Environment(\.showsWidgetLabel) var shows
+            var body: some View { Text(shows ? "label" : "none") }
+        }
+        #expect(eval(Shows(), family: .accessoryCircular).text == "label")
+        #expect(eval(Shows(), family: .systemSmall).text == "none")
+    }
+
     // MARK: previews
 
     @Test func aPreviewProviderCompilesAndItsContextSetsTheFamily() {
