@@ -146,6 +146,17 @@ import Testing
         #expect(fills(.dark) == [StyleSpec(name: "white"), StyleSpec(rgba: [0.110, 0.110, 0.118, 1])])
     }
 
+    // MARK: shape styles
+
+    @Test func backgroundAndGradientsAreShapeStyles() {
+        #expect(eval(Rectangle().fill(.background)).shape?.fill == StyleSpec(name: "background"))
+        let stops = Gradient(stops: [.init(color: .red, location: 1), .init(color: .green, location: 0)])
+        #expect(stops.colors == [.green, .red])
+        let tinted = eval(Gauge(value: 0.5) { Text("x") }.tint(stops))
+        #expect(tinted.modifiers?.tint?.gradient == [StyleSpec(name: "green"), StyleSpec(name: "red")])
+        #expect(tinted.modifiers?.tint?.gradientPoints == [0.5, 0, 0.5, 1])
+    }
+
     // MARK: intents
 
     struct LogIntent: AppIntent {
