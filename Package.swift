@@ -22,7 +22,19 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget", []),
     ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine", "WidgetPreviews"]),
     ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture", []),
+    ("XcodeStyleWidget", "XcodeStyleWidget", "Tests/SwiftFixtures/XcodeStyleWidget", ["WidgetKit", "SwiftUI", "AppIntents"]),
 ]
+
+/// The modules with Apple's names (`import WidgetKit`, `import SwiftUI`, `import AppIntents`,
+/// `import Intents`, and `import UIKit` for `UIColor` and `UIImage`): each re-exports
+/// `AppleFrameworks` — the SDK, `#Preview` and full Foundation — so iOS widget code compiles
+/// with its imports as written. A bundle that wants
+/// no ICU in its worker imports `OpenWidgetKit` instead (docs/porting.md, docs/performance.md).
+let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "UIKit"]
+
+/// Bundles built as Xcode builds an extension, without the `WidgetBundleSupport` build plugin:
+/// code that imports Apple's module names gets one `CGFloat` from them (Sources/AppleFrameworks).
+let bundlesWithoutBuildPlugin: Set<String> = ["XcodeStyleWidget"]
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
@@ -83,6 +95,9 @@ let package = Package(
         .library(name: "Combine", targets: ["Combine"]),
         /// `#Preview` for widgets (a macro over the toolchain's swift-syntax): only bundles with previews link it.
         .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
+        /// iOS widget code as written: `import WidgetKit`, `import SwiftUI`, `import AppIntents`,
+        /// `import Intents`, `import UIKit` — all five modules from this one product (the SDK, `#Preview`, Foundation).
+        .library(name: "WidgetKit", targets: appleModuleNames),
         /// Every bundle target uses it: one `CGFloat` per bundle, so files that import Foundation compile.
         .plugin(name: "WidgetBundleSupport", targets: ["WidgetBundleSupport"]),
     ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
@@ -129,6 +144,9 @@ let package = Package(
         .macro(name: "WidgetPreviewMacros",
                swiftSettings: toolchainSwiftSyntax.swift, linkerSettings: toolchainSwiftSyntax.linker),
         .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
+        // What Apple's module names bring: the SDK, `#Preview` and full Foundation (ICU).
+        .target(name: "AppleFrameworks", dependencies: ["OpenWidgetKit", "WidgetPreviews"]),
+    ] + appleModuleNames.map { .target(name: $0, dependencies: ["AppleFrameworks"]) } + [
         .plugin(name: "WidgetBundleSupport", capability: .buildTool(), path: "PackagePlugins/WidgetBundleSupport"),
         // Not OpenCombineDispatch: see Sources/Combine/DispatchQueue+Scheduler.swift.
         .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
@@ -209,7 +227,7 @@ let package = Package(
     ] + (exampleBundles + fixtureBundles).map {
         .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
                 swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings,
-                plugins: ["WidgetBundleSupport"])
+                plugins: bundlesWithoutBuildPlugin.contains($0.target) ? [] : ["WidgetBundleSupport"])
     },
     swiftLanguageModes: [.v6]
 )

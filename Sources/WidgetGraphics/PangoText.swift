@@ -13,9 +13,9 @@ public final class PangoText: TextMeasurer {
     let context: OpaquePointer
     let layout: OpaquePointer
     private var descriptions: [ResolvedFont: OpaquePointer] = [:]
-    /// Attribute lists by (letter spacing in Pango units, tabular figures).
+    /// Attribute lists by (letter spacing in Pango units, tabular figures, lines).
     private var attributeLists: [AttributeKey: OpaquePointer] = [:]
-    private struct AttributeKey: Hashable { var spacing: Int32, tabular: Bool }
+    private struct AttributeKey: Hashable { var spacing: Int32, tabular: Bool, strikethrough: Bool, underline: Bool }
     private let plain: OpaquePointer
 
     public init() {
@@ -53,15 +53,19 @@ public final class PangoText: TextMeasurer {
     }
 
     /// The attributes of `font`: SF Pro's tracking for its size (`Tracking`) on the sans
-    /// faces plus the view's own `tracking`, tabular figures for `monospacedDigit`.
+    /// faces plus the view's own `tracking`, tabular figures for `monospacedDigit`, and the
+    /// strikethrough and underline lines.
     private func attributes(_ font: ResolvedFont) -> OpaquePointer {
         let em = font.design == .default || font.design == .rounded ? Tracking.sfPro(size: font.size) : 0
         let points = em * font.size + (font.tracking.isFinite ? min(max(font.tracking, -1000), 1000) : 0)
-        let key = AttributeKey(spacing: Int32(saturating: (points * Double(PANGO_SCALE)).rounded()), tabular: font.monospacedDigit)
+        let key = AttributeKey(spacing: Int32(saturating: (points * Double(PANGO_SCALE)).rounded()), tabular: font.monospacedDigit,
+                               strikethrough: font.strikethrough, underline: font.underline)
         if let a = attributeLists[key] { return a }
         let a = pango_attr_list_new()!
         if key.spacing != 0 { pango_attr_list_insert(a, pango_attr_letter_spacing_new(key.spacing)) }
         if key.tabular { pango_attr_list_insert(a, pango_attr_font_features_new("tnum 1")) }
+        if key.strikethrough { pango_attr_list_insert(a, pango_attr_strikethrough_new(1)) }
+        if key.underline { pango_attr_list_insert(a, pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)) }
         if attributeLists.count > 256 { for v in attributeLists.values { pango_attr_list_unref(v) }; attributeLists = [:] }
         attributeLists[key] = a
         return a

@@ -31,6 +31,8 @@ struct LayoutEnvironment {
     var monospacedDigit: Bool?
     /// `tracking` (or `kerning`) in points.
     var tracking: Double?
+    var strikethrough = false
+    var underline = false
     var lineLimit: Int?
     var minimumScaleFactor = 1.0
     var textAlignment = 0.0
@@ -44,13 +46,20 @@ struct LayoutEnvironment {
         if let i = m.italic { e.italic = i }
         if let d = m.monospacedDigit { e.monospacedDigit = d }
         if let t = m.tracking ?? m.kerning, t.isFinite { e.tracking = t }
+        if case .bool(let s)? = m.other?["strikethrough"] { e.strikethrough = s }
+        if case .bool(let u)? = m.other?["underline"] { e.underline = u }
         if let l = m.lineLimit { e.lineLimit = min(max(l, 1), 1000) }
         if let s = m.minimumScaleFactor, s.isFinite { e.minimumScaleFactor = min(max(s, 0.01), 1) }
         if let a = m.textAlignment { e.textAlignment = a == "center" ? 0.5 : (a == "trailing" ? 1 : 0) }
         return e
     }
 
-    var font: ResolvedFont { ResolvedFont.resolve(fontSpec, weight: weight, italic: italic, monospacedDigit: monospacedDigit, tracking: tracking) }
+    var font: ResolvedFont {
+        var f = ResolvedFont.resolve(fontSpec, weight: weight, italic: italic, monospacedDigit: monospacedDigit, tracking: tracking)
+        f.strikethrough = strikethrough
+        f.underline = underline
+        return f
+    }
 }
 
 /// One node prepared for layout: sanitized modifiers, resolved font and text, and a cache of

@@ -14,18 +14,22 @@ public struct ResolvedFont: Hashable, Sendable, CustomStringConvertible {
     /// `tracking(_:)` / `kerning(_:)`: points added after each character, on top of the
     /// face's own tracking for the size.
     public var tracking: Double
+    /// `strikethrough()` / `underline()` of the text or of a view around it: lines drawn in the
+    /// text's colour (they change no size).
+    public var strikethrough: Bool
+    public var underline: Bool
 
     public init(size: Double, weight: Int = 400, design: Design = .default, italic: Bool = false, monospacedDigit: Bool = false,
-                tracking: Double = 0) {
+                tracking: Double = 0, strikethrough: Bool = false, underline: Bool = false) {
         self.size = size; self.weight = weight; self.design = design; self.italic = italic; self.monospacedDigit = monospacedDigit
-        self.tracking = tracking
+        self.tracking = tracking; self.strikethrough = strikethrough; self.underline = underline
     }
 
     /// SwiftUI's `body`: 17 pt regular.
     public static let body = ResolvedFont(size: 17)
 
     public var description: String {
-        "\(design.rawValue) \(size)pt w\(weight)\(italic ? " italic" : "")\(monospacedDigit ? " tnum" : "")\(tracking != 0 ? " tracking \(tracking)" : "")"
+        "\(design.rawValue) \(size)pt w\(weight)\(italic ? " italic" : "")\(monospacedDigit ? " tnum" : "")\(tracking != 0 ? " tracking \(tracking)" : "")\(strikethrough ? " strikethrough" : "")\(underline ? " underline" : "")"
     }
 
     /// This font at `factor` times its size (`minimumScaleFactor`).

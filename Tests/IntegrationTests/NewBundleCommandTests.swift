@@ -32,6 +32,24 @@ import Glibc
         #expect(named.status == 0 && FileManagerFree.exists(dir.path + "/my-widgets/Sources/MyWidgets/MyWidgets.swift"), "\(named.stderr)")
     }
 
+    /// The product the template's comment names for iOS code, `WidgetKit`, is one the SDK
+    /// package has: a ported bundle's manifest resolves with it (and would not with a wrong name).
+    @Test func aPortedBundleDependsOnTheWidgetKitProduct() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        #expect(run(TestPaths.widgethost, ["new-bundle", dir.path + "/Port"]).status == 0)
+        let manifest = try #require(FileManagerFree.read(dir.path + "/Port/Package.swift"))
+        #expect(manifest.contains(#"import WidgetKit, SwiftUI, AppIntents): "WidgetKit""#), "\(manifest)")
+        func resolves(_ product: String) -> ProcessResult {
+            FileManagerFree.write(dir.path + "/Port/Package.swift",
+                                  manifest.replacing(#"product(name: "OpenWidgetKit""#, with: #"product(name: "\#(product)""#))
+            return run("/usr/bin/env", ["swift", "package", "--package-path", dir.path + "/Port", "show-dependencies"])
+        }
+        let ported = resolves("WidgetKit")
+        #expect(ported.status == 0, "\(ported.stderr)")
+        let wrong = resolves("NoSuchKit")
+        #expect(wrong.status != 0 && wrong.stderr.contains("product 'NoSuchKit'"), "\(wrong.stderr)")
+    }
+
     /// A widgethost outside any clone (an installed one) asks for --sdk, and --sdk must be a clone.
     @Test func aWidgethostInNoCloneAsksForTheSDK() throws {
         let dir = TempDir(); defer { dir.remove() }

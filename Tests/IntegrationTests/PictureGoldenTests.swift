@@ -6,7 +6,8 @@ import WidgetGraphics
 import Glibc
 #endif
 
-/// Picture goldens: `widgethost preview --png` on every example bundle, every family, scale 2,
+/// Picture goldens: `widgethost preview --png` on every example bundle and the Xcode-style
+/// fixture (iOS code built untouched), every family, scale 2,
 /// compared with `Fixtures/pictures/<product>/` with a tolerance (`threshold` per channel,
 /// at most `maxDiffering` pixels), so an anti-aliasing change passes and a moved element fails.
 ///
@@ -29,7 +30,7 @@ import Glibc
     /// Pixels allowed to differ: 0.2 % of the picture.
     static func maxDiffering(_ image: PixelImage) -> Int { image.width * image.height / 500 }
 
-    @Test(arguments: TestPaths.exampleProducts)
+    @Test(arguments: TestPaths.exampleProducts + [TestPaths.xcodeStyleProduct])
     func picturesMatchTheGoldens(product: String) throws {
         let dir = TempDir(); defer { dir.remove() }
         let containers = dir.path + "/containers", out = dir.path + "/png"

@@ -30,6 +30,8 @@ enum TestPaths {
 
     static let appleStyleProduct = "AppleStyleWidget"
     static let mainWidgetProduct = "MainWidgetFixture"
+    /// An iOS widget extension as Xcode writes it, imports untouched (Tests/SwiftFixtures/XcodeStyleWidget).
+    static let xcodeStyleProduct = "XcodeStyleWidget"
     static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets"]
 }
 

@@ -24,6 +24,23 @@ private func shown(_ op: WireOperation, _ scheme: ColorScheme?) async throws -> 
     return r.entries?.first?.view.text
 }
 
+/// A dynamic `UIColor` made in the configuration's content closure (where widget code puts its
+/// `containerBackground`) resolves in the request's appearance, not the default one.
+@Test func aDynamicColourInTheContentClosureTakesTheRequestsScheme() async throws {
+    struct Background: Widget {
+        var body: some WidgetConfiguration {
+            StaticConfiguration(kind: "s", provider: EpochProvider()) { _ in
+                Text("x").containerBackground(Color(uiColor: UIColor { $0.userInterfaceStyle == .dark ? .black : .white }), for: .widget)
+            }
+        }
+    }
+    let rt = PluginRuntime(bundleId: "t", records: Background().body._widgetRecords, appGroups: [])
+    for (scheme, expected) in [(ColorScheme.dark, "black"), (.light, "white")] {
+        let r = try await onOwnThread { try rt.respond(to: WireRequest(op: .snapshot, kind: "s", family: .systemSmall, colorScheme: scheme)) }
+        #expect(r.entries?.first?.view.modifiers?.containerBackground?.name == expected)
+    }
+}
+
 @Test(arguments: [WireOperation.placeholder, .snapshot, .timeline])
 func theRequestsColorSchemeIsTheEnvironments(op: WireOperation) async throws {
     #expect(try await shown(op, .dark) == "dark")

@@ -311,3 +311,29 @@ func unvalidatedNumbersEverywhereStillDraw(_ v: Double) throws {
         }
     }
 }
+
+@Test func clippedCutsAnOverflowingChildAtTheFrame() throws {
+    // At scale 1 in a 158 pt square: a 400 pt bar in a 60 pt frame centred at 79, clipped to 49…109.
+    let bar = Color.red.frame(width: 400, height: 20).frame(width: 60, height: 20)
+    let spilling = try pixelImage(tree(bar.containerBackground(.white, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    let clipped = try pixelImage(tree(bar.clipped().containerBackground(.white, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    #expect(rgb(spilling, 30, 79).g < 60, "the unclipped bar spills out of its frame")
+    #expect(rgb(clipped, 30, 79) == (255, 255, 255))
+    #expect(rgb(clipped, 79, 79).r > 200 && rgb(clipped, 79, 79).g < 60)
+}
+
+@Test func strikethroughAndUnderlineAreDrawnFromTheTextOrAViewAroundIt() throws {
+    func picture<V: View>(_ v: V) throws -> PixelImage {
+        try pixelImage(tree(v.font(.title).containerBackground(.white, for: .widget)), PictureOptions(scale: 1, now: fixedNow))
+    }
+    let plain = try picture(Text("Was 2500"))
+    let struck = try picture(Text("Was 2500").strikethrough())
+    let underlined = try picture(Text("Was 2500").underline())
+    #expect(struck.differingPixels(from: plain, threshold: 32) > 40)
+    #expect(underlined.differingPixels(from: plain, threshold: 32) > 40)
+    #expect(underlined.differingPixels(from: struck, threshold: 32) > 40, "a line through is not a line under")
+    // On a view, every text of it; the same picture as the text's own.
+    #expect(try picture(HStack { Text("Was 2500") }.strikethrough()).differingPixels(from: struck, threshold: 0) == 0)
+    #expect(try picture(HStack { Text("Was 2500").strikethrough(false) }.strikethrough()).differingPixels(from: plain, threshold: 0) == 0,
+            "the text's own setting wins")
+}

@@ -36,7 +36,8 @@ public final class WidgetPreview: @unchecked Sendable {
             env.widgetFamily = family
             env.displaySize = displaySize ?? family.nominalSize
             env.isPreview = true
-            return [WireEntry(date: Date(), view: ViewEvaluator.evaluate(view(), environment: env))]
+            let node = EnvironmentValues.$current.withValue(env) { ViewEvaluator.evaluate(view(), environment: env) }
+            return [WireEntry(date: Date(), view: node)]
         }
     }
 

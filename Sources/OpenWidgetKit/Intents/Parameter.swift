@@ -120,6 +120,15 @@ public struct Parameter<Value: IntentValue>: AnyIntentParameter {
     public init(wrappedValue: Value, title: LocalizedStringResource) {
         storage = Storage(wrappedValue); self.title = title.key
     }
+    /// `@Parameter(title:description:)`: the description is for the Shortcuts editor iOS has and
+    /// this host does not; accepted, not shown.
+    public init(title: LocalizedStringResource, description: LocalizedStringResource) { self.init(title: title) }
+    public init(title: LocalizedStringResource, description: LocalizedStringResource, default defaultValue: Value) {
+        self.init(title: title, default: defaultValue)
+    }
+    public init(wrappedValue: Value, title: LocalizedStringResource, description: LocalizedStringResource) {
+        self.init(wrappedValue: wrappedValue, title: title)
+    }
 
     /// The value. Reading a parameter that has neither a default nor an assigned value is a
     /// programming error in the intent (as in AppIntents) and traps with the parameter's title.

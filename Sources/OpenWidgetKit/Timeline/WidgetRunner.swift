@@ -21,7 +21,11 @@ extension WidgetRunner {
         env.colorScheme = context.colorScheme
         env.widgetContentMargins = EdgeInsets(context.family.defaultContentMargins)
         if placeholder { env.redactionReasons = .placeholder }
-        var node = ViewRenderDeadline.run { ViewEvaluator.evaluate(content(entry), environment: env) }
+        // The content closure runs in the request's environment too: what it makes there (a
+        // dynamic `UIColor` resolved into a `Color`) sees the request's appearance.
+        var node = ViewRenderDeadline.run {
+            EnvironmentValues.$current.withValue(env) { ViewEvaluator.evaluate(content(entry), environment: env) }
+        }
         // The root says how far the content stays from the widget's edges (DESIGN §11 layouts
         // and the text grid inset it); zero after `.contentMarginsDisabled()`.
         var m = node.mods

@@ -48,6 +48,11 @@ public struct EnvironmentValues: @unchecked Sendable {
     public var colorScheme: ColorScheme = .light
     public var widgetRenderingMode: WidgetRenderingMode = .fullColor
     public var isLuminanceReduced: Bool = false
+    /// Always `.large` unless a view sets it (`.dynamicTypeSize(_:)`): widgets are drawn at Large.
+    public var dynamicTypeSize: DynamicTypeSize = .large
+    /// Whether the system shows the widget's `widgetLabel` (`\.showsWidgetLabel`): true for
+    /// the accessory families, where the text output and pictures show it.
+    public var showsWidgetLabel: Bool { widgetFamily.isAccessory }
     private var custom: [ObjectIdentifier: Any] = [:]
 
     public init() {}

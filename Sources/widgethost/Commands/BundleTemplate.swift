@@ -44,6 +44,7 @@ struct BundleTemplate {
             targets: [
                 .target(
                     name: "\(name)",
+                    // iOS code as written (import WidgetKit, SwiftUI, AppIntents): "WidgetKit" (docs/porting.md).
                     dependencies: [.product(name: "OpenWidgetKit", package: "widgethost")],
                     linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])],
                     plugins: [.plugin(name: "WidgetBundleSupport", package: "widgethost")]

@@ -58,6 +58,26 @@ extension View {
         return _NodeModifier.layer(alignment: alignment, inFront: true) { ViewEval.nodes(v) }.apply(to: self)
     }
 
+    /// A view behind this one, as an argument (`.background(Circle().fill(.blue))`): as the
+    /// `content:` form. Disfavoured, so a value that is both a view and a shape style
+    /// (`Color`, a gradient) takes the `ShapeStyle` form, as on iOS.
+    @_disfavoredOverload
+    public func background<V: View>(_ background: V, alignment: Alignment = .center) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.layer(alignment: alignment, inFront: false) { ViewEval.nodes(background) }.apply(to: self)
+    }
+
+    /// A view in front of this one, as an argument (`.overlay(Text("New"), alignment: .topTrailing)`):
+    /// as the `content:` form; disfavoured like `background(_:alignment:)`.
+    @_disfavoredOverload
+    public func overlay<V: View>(_ overlay: V, alignment: Alignment = .center) -> ModifiedContent<Self, _NodeModifier> {
+        _NodeModifier.layer(alignment: alignment, inFront: true) { ViewEval.nodes(overlay) }.apply(to: self)
+    }
+
+    /// A shape style in front of this one, filling its frame (`.overlay(.black.opacity(0.2))`).
+    public func overlay<S: ShapeStyle>(_ style: S, ignoresSafeAreaEdges edges: Edge.Set = .all) -> ModifiedContent<Self, _NodeModifier> {
+        overlay(style, in: Rectangle())
+    }
+
     public func overlay<S: ShapeStyle, T: Shape>(_ style: S, in shape: T) -> ModifiedContent<Self, _NodeModifier> {
         let filled = shape.fill(style)
         return _NodeModifier.layer(alignment: .center, inFront: true) { ViewEval.nodes(filled) }.apply(to: self)

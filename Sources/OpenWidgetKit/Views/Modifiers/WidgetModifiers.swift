@@ -97,6 +97,11 @@ extension View {
         return _NodeModifier.other("clipShape", .object(value)).apply(to: self)
     }
 
+    /// Clips to the view's frame: `clipShape(Rectangle())`, drawn in pictures.
+    public func clipped(antialiased: Bool = false) -> ModifiedContent<Self, _NodeModifier> {
+        clipShape(Rectangle())
+    }
+
     public func scaleEffect(_ scale: Double, anchor: UnitPoint = .center) -> ModifiedContent<Self, _NodeModifier> {
         _NodeModifier.other("scaleEffect", .number(scale)).apply(to: self)
     }

@@ -4,6 +4,7 @@ public struct Image: View, PrimitiveView, Hashable {
     public typealias Body = Never
     var symbol: String?
     var name: String?
+    var renderingMode: TemplateRenderingMode?
 
     public init(systemName: String) { symbol = systemName }
     public init(_ name: String) { self.name = name }
@@ -11,10 +12,26 @@ public struct Image: View, PrimitiveView, Hashable {
     /// Accepted for source compatibility (kept in `modifiers.other["resizable"]`).
     public func resizable() -> some View { _NodeModifier.other("resizable", .bool(true)).apply(to: self) }
 
+    /// How the image is coloured: `template` takes the foreground style (as a symbol always is
+    /// here), `original` its own colours. Kept in `modifiers.other["renderingMode"]`.
+    public enum TemplateRenderingMode: String, Hashable, Sendable { case template, original }
+
+    /// `Image("logo").renderingMode(.template)`.
+    public func renderingMode(_ mode: TemplateRenderingMode?) -> Image {
+        var image = self
+        image.renderingMode = mode
+        return image
+    }
+
     func makeNodes() -> [ViewNode] {
         var n = ViewNode(kind: .image)
         n.symbol = symbol
         n.text = name
+        if let renderingMode {
+            var m = Modifiers()
+            m.other = ["renderingMode": .string(renderingMode.rawValue)]
+            n.modifiers = m
+        }
         return [n]
     }
 }

@@ -26,6 +26,18 @@ public struct Font: Hashable, Sendable {
         public static let black = Weight(name: "black")
     }
 
+    /// Widths of the system font (`fontWidth(_:)`, `Font.width(_:)`), kept by name.
+    public struct Width: Hashable, Sendable {
+        let name: String
+        public let value: Double
+        public static let compressed = Width(name: "compressed", value: -0.3)
+        public static let condensed = Width(name: "condensed", value: -0.2)
+        public static let standard = Width(name: "standard", value: 0)
+        public static let expanded = Width(name: "expanded", value: 0.2)
+        init(name: String, value: Double) { self.name = name; self.value = value }
+        public init(_ value: Double) { self.init(name: value < -0.25 ? "compressed" : value < -0.1 ? "condensed" : value > 0.1 ? "expanded" : "standard", value: value) }
+    }
+
     /// Designs, serialized by name.
     public enum Design: String, Hashable, Sendable { case `default`, rounded, monospaced, serif }
 
@@ -65,5 +77,7 @@ public struct Font: Hashable, Sendable {
     public func bold() -> Font { weight(.bold) }
     public func italic() -> Font { var f = self; f.spec.italic = true; return f }
     public func monospacedDigit() -> Font { var f = self; f.monospacedDigits = true; return f }
+    /// Accepted; the font's width is drawn standard (see `View.fontWidth(_:)`).
+    public func width(_ width: Width) -> Font { self }
     public func monospaced() -> Font { var f = self; f.spec.design = Design.monospaced.rawValue; return f }
 }

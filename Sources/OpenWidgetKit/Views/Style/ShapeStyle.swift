@@ -95,10 +95,36 @@ extension ShapeStyle where Self == ForegroundStyle {
     public static var foreground: ForegroundStyle { ForegroundStyle() }
 }
 
-/// A list of colours for gradients.
-public struct Gradient: Hashable, Sendable {
+/// The widget's background (`.background`, as in `.foregroundStyle(.background)`): name
+/// `"background"`, the container background of the appearance.
+public struct BackgroundStyle: ShapeStyle, Hashable, Sendable {
+    public init() {}
+    public var _styleSpec: StyleSpec { StyleSpec(name: "background") }
+}
+
+extension ShapeStyle where Self == BackgroundStyle {
+    public static var background: BackgroundStyle { BackgroundStyle() }
+}
+
+/// A list of colours for gradients. As a shape style itself (`.tint(Gradient(colors: …))`) it
+/// is a linear gradient from top to bottom.
+public struct Gradient: ShapeStyle, Hashable, Sendable {
     public var colors: [Color]
     public init(colors: [Color]) { self.colors = colors }
+
+    /// A colour at a location (0…1) of a gradient.
+    public struct Stop: Hashable, Sendable {
+        public var color: Color
+        public var location: Double
+        public init(color: Color, location: Double) { self.color = color; self.location = location }
+    }
+
+    /// `Gradient(stops: [.init(color: .green, location: 0), .init(color: .red, location: 1)])`:
+    /// the stops' colours in the order of their locations, drawn evenly spaced (the wire form
+    /// keeps no locations).
+    public init(stops: [Stop]) { colors = stops.sorted { $0.location < $1.location }.map(\.color) }
+
+    public var _styleSpec: StyleSpec { LinearGradient(gradient: self, startPoint: .top, endPoint: .bottom)._styleSpec }
 }
 
 /// A linear gradient: serialized as its first colour (what text renderers show; `"custom"` if

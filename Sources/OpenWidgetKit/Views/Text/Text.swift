@@ -166,10 +166,14 @@ extension Text {
     }
     public func kerning(_ kerning: Double) -> Text { styled { m in if m.kerning == nil { m.kerning = kerning } } }
     public func tracking(_ tracking: Double) -> Text { styled { m in if m.tracking == nil { m.tracking = tracking } } }
-    /// `other["underline"]` (pixel renderers).
-    public func underline(_ isActive: Bool = true, color: Color? = nil) -> Text { other("underline", .bool(isActive)) }
-    /// `other["strikethrough"]` (pixel renderers).
-    public func strikethrough(_ isActive: Bool = true, color: Color? = nil) -> Text { other("strikethrough", .bool(isActive)) }
+    /// `other["underline"]` (drawn in pictures, solid, in the text's colour).
+    public func underline(_ isActive: Bool = true, pattern: LineStyle.Pattern = .solid, color: Color? = nil) -> Text { other("underline", .bool(isActive)) }
+    /// `other["strikethrough"]` (drawn in pictures, solid, in the text's colour).
+    public func strikethrough(_ isActive: Bool = true, pattern: LineStyle.Pattern = .solid, color: Color? = nil) -> Text { other("strikethrough", .bool(isActive)) }
+    /// `other["fontWidth"]`, as `View.fontWidth(_:)`.
+    public func fontWidth(_ width: Font.Width?) -> Text { other("fontWidth", width.map { .string($0.name) } ?? .null) }
+    /// `other["textScale"]`, as `View.textScale(_:isEnabled:)`.
+    public func textScale(_ scale: Scale, isEnabled: Bool = true) -> Text { other("textScale", .string(isEnabled ? scale.name : Scale.default.name)) }
     /// `other["baselineOffset"]` (pixel renderers).
     public func baselineOffset(_ offset: Double) -> Text { other("baselineOffset", .number(offset)) }
 

@@ -1,0 +1,15 @@
+//
+//  XcodeStyleWidgetBundle.swift
+//  XcodeStyleWidget
+//
+
+import WidgetKit
+import SwiftUI
+
+@main
+struct XcodeStyleWidgetBundle: WidgetBundle {
+    var body: some Widget {
+        XcodeStyleWidget()
+        BudgetWidget()
+    }
+}
