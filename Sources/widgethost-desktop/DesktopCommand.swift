@@ -12,7 +12,7 @@ enum DesktopCommand {
     usage: widgethost-desktop [--config FILE] [--out DIR] [--version]
 
     Puts the widgets of the configuration's `desktop` section on the desktop: a layer-shell
-    surface on the background layer under Wayland, a desktop-type window under X11. Pictures are
+    surface on the bottom layer under Wayland, a desktop-type window under X11. Pictures are
     read from the host's out/ directory (outputs "png"); clicks run the widget's controls through
     the host's control socket. See docs/desktop.md.
     """
