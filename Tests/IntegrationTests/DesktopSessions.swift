@@ -18,6 +18,9 @@ struct ScreenRect: CustomStringConvertible {
 /// and the facts read, for messages.
 struct SurfaceFacts {
     var listedInTaskbar: Bool
+    /// Whether the desktop has any window of the process; nil where it cannot tell (sway lists no
+    /// layer-shell surface).
+    var seen: Bool?
     var evidence: String
 }
 
@@ -250,13 +253,14 @@ func x11Facts(display: String, pid: pid_t) -> SurfaceFacts {
     let windows = run("/usr/bin/xdotool", ["search", "--pid", "\(pid)"], environment: env).stdout.split(separator: "\n").compactMap { Int($0) }
     var evidence = "managed: \(managed.map { String($0, radix: 16) }); windows of \(pid): \(windows.map { String($0, radix: 16) })"
     var listed = false
-    for w in windows where managed.contains(w) {
+    let mine = windows.filter { managed.contains($0) }
+    for w in mine {
         let props = run("/usr/bin/xprop", ["-id", "\(w)", "_NET_WM_STATE", "_NET_WM_WINDOW_TYPE"], environment: env).stdout
         evidence += "\n0x\(String(w, radix: 16)): \(props)"
         let special = props.contains("_NET_WM_WINDOW_TYPE_DESKTOP") || props.contains("_NET_WM_WINDOW_TYPE_DOCK")
         if !props.contains("_NET_WM_STATE_SKIP_TASKBAR") && !special { listed = true }
     }
-    return SurfaceFacts(listedInTaskbar: listed, evidence: evidence)
+    return SurfaceFacts(listedInTaskbar: listed, seen: !mine.isEmpty, evidence: evidence)
 }
 
 // MARK: - sway
@@ -340,7 +344,8 @@ final class SwaySession: DesktopSession, @unchecked Sendable {
     func facts(ofProcess pid: pid_t) -> SurfaceFacts {
         let tree = swaymsg(["-t", "get_tree"]).stdout
         let listed = tree.contains("\"pid\": \(pid),")
-        return SurfaceFacts(listedInTaskbar: listed, evidence: listed ? "sway's tree has a window of pid \(pid)" : "no window of pid \(pid) in sway's tree")
+        return SurfaceFacts(listedInTaskbar: listed, seen: listed ? true : nil,
+                            evidence: listed ? "sway's tree has a window of pid \(pid)" : "no window of pid \(pid) in sway's tree")
     }
 
     /// Kills swaybg; sway 1.7 does not start it again, so the wallpaper comes back through sway's
@@ -549,7 +554,7 @@ final class PlasmaSession: DesktopSession, @unchecked Sendable {
     }
 
     /// KWin's window list, which Plasma's task manager and Alt-Tab read: a window of `pid` not
-    /// marked skipTaskbar is listed.
+    /// marked skipTaskbar or not marked skipSwitcher is listed.
     func facts(ofProcess pid: pid_t) -> SurfaceFacts {
         let windows = kwinScript("""
             for (const w of workspace.clientList()) {
@@ -559,8 +564,8 @@ final class PlasmaSession: DesktopSession, @unchecked Sendable {
             print("KEY end");
             """)
         let mine = windows.filter { $0.hasPrefix(" \(pid) ") }
-        return SurfaceFacts(listedInTaskbar: mine.contains { $0.contains("skipTaskbar=false") },
-                            evidence: "KWin's windows:\n" + windows.joined(separator: "\n"))
+        return SurfaceFacts(listedInTaskbar: mine.contains { $0.contains("skipTaskbar=false") || $0.contains("skipSwitcher=false") },
+                            seen: !mine.isEmpty, evidence: "KWin's windows:\n" + windows.joined(separator: "\n"))
     }
 
     /// plasmashell ended and started again, as after a crash or `plasmashell --replace`.
