@@ -49,7 +49,7 @@ import Glibc
         }
         #expect(covered, "the window over \(rect) does not cover Habit (\(last); kept as \(stage.lastShot))\nsurface:\n\(stage.surface.stderr.suffix(2000))")
         // The task-bar check sees a normal window (so its "absent" for the surface means something).
-        let facts = stage.session.facts(ofProcess: window.pid)
+        let facts = stage.session.facts(ofProcess: window.pid, named: "widgethost-cover")
         #expect(facts.listedInTaskbar, "the covering window is a normal one, which the task bar lists: \(facts.evidence)")
         window.stop()
         stage.expectShows([Self.habit, Self.stats])
@@ -91,7 +91,7 @@ import Glibc
     func surfaceIsAbsentFromTaskBars(_ kind: DesktopKind) throws {
         guard let stage = try kind.stage() else { return }
         stage.expectShows([Self.habit, Self.stats])
-        let facts = stage.session.facts(ofProcess: stage.surface.pid)
+        let facts = stage.session.facts(ofProcess: stage.surface.pid, named: "widgethost-desktop")
         #expect(!facts.listedInTaskbar, "\(facts.evidence)")
         // Where the desktop can see the surface at all, it does (else "absent" would say nothing).
         #expect(facts.seen != false, "the desktop has no window of the surface's process: \(facts.evidence)")

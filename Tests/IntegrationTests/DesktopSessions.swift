@@ -47,8 +47,9 @@ protocol DesktopSession: AnyObject {
     func openWindow(over rect: ScreenRect) throws -> SessionProcess
     /// A real left click at a point of the screen (the desktop's own input path).
     func click(x: Int, y: Int) -> Bool
-    /// What the desktop's task bar and window list know of the windows of process `pid`.
-    func facts(ofProcess pid: pid_t) -> SurfaceFacts
+    /// What the desktop's task bar and window list know of the windows of process `pid` (on X11
+    /// also of the windows named `name`, for a client that does not set `_NET_WM_PID`).
+    func facts(ofProcess pid: pid_t, named name: String) -> SurfaceFacts
     /// Restarts the wallpaper the way the desktop does (its own command or a new process);
     /// returns what was done, for messages.
     func restartWallpaper() throws -> String
@@ -242,16 +243,18 @@ func startXvfb(in home: SessionHome, width: Int, height: Int) throws -> (process
     return (p, ":" + number)
 }
 
-/// X11 facts of a program's windows: each window of `pid` (`_NET_WM_PID`) that the window manager
-/// manages (`_NET_CLIENT_LIST`) is listed by a task bar unless its state has
+/// X11 facts of a program's windows: each window of `pid` (`_NET_WM_PID`) or named `name` that
+/// the window manager manages (`_NET_CLIENT_LIST`) is listed by a task bar unless its state has
 /// `_NET_WM_STATE_SKIP_TASKBAR` or its type is a desktop or dock (libwnck's rule, which Xfce's
 /// and GNOME's task lists follow).
-func x11Facts(display: String, pid: pid_t) -> SurfaceFacts {
+func x11Facts(display: String, pid: pid_t, name: String) -> SurfaceFacts {
     let env = ["DISPLAY": display]
     let managed = run("/usr/bin/xprop", ["-root", "_NET_CLIENT_LIST"], environment: env).stdout
         .split(separator: "#").last.map { $0.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst(2), radix: 16) } } ?? []
-    let windows = run("/usr/bin/xdotool", ["search", "--pid", "\(pid)"], environment: env).stdout.split(separator: "\n").compactMap { Int($0) }
-    var evidence = "managed: \(managed.map { String($0, radix: 16) }); windows of \(pid): \(windows.map { String($0, radix: 16) })"
+    let windows = Set([["--pid", "\(pid)"], ["--name", "^\(name)$"]].flatMap { how in
+        run("/usr/bin/xdotool", ["search"] + how, environment: env).stdout.split(separator: "\n").compactMap { Int($0) }
+    }).sorted()
+    var evidence = "managed: \(managed.map { String($0, radix: 16) }); windows of \(pid) or named \(name): \(windows.map { String($0, radix: 16) })"
     var listed = false
     let mine = windows.filter { managed.contains($0) }
     for w in mine {
@@ -341,7 +344,7 @@ final class SwaySession: DesktopSession, @unchecked Sendable {
 
     /// sway lists every window it manages (`xdg_toplevel` or Xwayland) in its tree, which its
     /// foreign-toplevel list and swaybar's task list follow: a window of `pid` there is listed.
-    func facts(ofProcess pid: pid_t) -> SurfaceFacts {
+    func facts(ofProcess pid: pid_t, named name: String) -> SurfaceFacts {
         let tree = swaymsg(["-t", "get_tree"]).stdout
         let listed = tree.contains("\"pid\": \(pid),")
         return SurfaceFacts(listedInTaskbar: listed, seen: listed ? true : nil,
@@ -414,7 +417,7 @@ final class XfceSession: DesktopSession, @unchecked Sendable {
         run("/usr/bin/xdotool", ["mousemove", "\(x)", "\(y)", "click", "1"], environment: ["DISPLAY": display]).status == 0
     }
 
-    func facts(ofProcess pid: pid_t) -> SurfaceFacts { x11Facts(display: display, pid: pid) }
+    func facts(ofProcess pid: pid_t, named name: String) -> SurfaceFacts { x11Facts(display: display, pid: pid, name: name) }
 
     func restartWallpaper() throws -> String {
         let r = home.runAsUser("/usr/bin/xfdesktop", ["--reload"], extraEnvironment: ["DISPLAY": display])
@@ -555,7 +558,7 @@ final class PlasmaSession: DesktopSession, @unchecked Sendable {
 
     /// KWin's window list, which Plasma's task manager and Alt-Tab read: a window of `pid` not
     /// marked skipTaskbar or not marked skipSwitcher is listed.
-    func facts(ofProcess pid: pid_t) -> SurfaceFacts {
+    func facts(ofProcess pid: pid_t, named name: String) -> SurfaceFacts {
         let windows = kwinScript("""
             for (const w of workspace.clientList()) {
                 print("KEY " + w.pid + " skipTaskbar=" + w.skipTaskbar + " skipSwitcher=" + w.skipSwitcher + " class=" + w.resourceClass
