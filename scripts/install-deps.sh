@@ -56,6 +56,17 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v gnome-shell >/dev/null || missing+=(gnome-shell)
     command -v Xwayland >/dev/null || missing+=(xwayland)
     command -v gjs >/dev/null || missing+=(gjs)
+    # DesktopEnvironmentTests: the desktops users run, as they start — sway's stock config draws
+    # its wallpaper with swaybg; KDE Plasma (kwin_wayland, plasmashell, kactivitymanagerd: some
+    # 560 packages, 600 MB) and Xfce (xfwm4, xfdesktop); a session bus of their own
+    # (dbus-daemon) and KWin's scripting reached with gdbus.
+    command -v swaybg >/dev/null || missing+=(swaybg)
+    command -v kwin_wayland >/dev/null || missing+=(kwin-wayland)
+    command -v plasmashell >/dev/null || missing+=(plasma-workspace)
+    command -v xfwm4 >/dev/null || missing+=(xfwm4)
+    command -v xfdesktop >/dev/null || missing+=(xfdesktop4)
+    command -v dbus-daemon >/dev/null || missing+=(dbus-daemon)
+    command -v gdbus >/dev/null || missing+=(libglib2.0-bin)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

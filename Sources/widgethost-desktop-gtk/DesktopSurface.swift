@@ -11,7 +11,9 @@ import Glibc
 /// on the Home Screen grid (`DesktopGrid`), redrawn when a picture file changes
 /// (`OutDirectoryWatch`), clickable (`PictureRegions` → the host's control socket). A stale
 /// widget is dimmed with a "stale" mark; while no host runs (`HostProcessWatch`) every widget is
-/// dimmed and marked "not running". Wayland: a layer-shell surface on the background layer;
+/// dimmed and marked "not running". Wayland: a layer-shell surface on the bottom layer (above
+/// the wallpaper — swaybg, Plasma's desktop — and below windows; on the background layer they
+/// covered it);
 /// X11: a `_NET_WM_WINDOW_TYPE_DESKTOP` window, sticky, kept below, out of the task bar.
 ///
 /// Threading: GTK's main thread only; callbacks reach it through `Unmanaged` user data.
@@ -184,7 +186,7 @@ final class DesktopSurface {
         if isLayerShell {
             if gtk_layer_is_layer_window(win) == 0 {
                 gtk_layer_init_for_window(win)
-                gtk_layer_set_layer(win, GTK_LAYER_SHELL_LAYER_BACKGROUND)
+                gtk_layer_set_layer(win, GTK_LAYER_SHELL_LAYER_BOTTOM)
                 gtk_layer_set_namespace(win, "widgethost")
                 gtk_layer_set_keyboard_mode(win, GTK_LAYER_SHELL_KEYBOARD_MODE_NONE)
             }

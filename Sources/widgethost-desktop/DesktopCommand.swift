@@ -13,7 +13,8 @@ enum DesktopCommand {
 
     Puts the widgets of the configuration's `desktop` section on the desktop.
       --lean     the lean surface: draws the host's view stream itself (X11: Xlib, no toolkit)
-      --gtk      the GTK surface (widgethost-desktop-gtk), reading pictures from out/
+      --gtk      the GTK surface (widgethost-desktop-gtk: a layer-shell surface on the bottom
+                 layer under Wayland), reading pictures from out/
       --gallery  opens the Add Widget gallery (widgethost-edit --gallery)
     Without --lean or --gtk: WIDGETHOST_DESKTOP_SURFACE (lean or gtk), else the GTK surface
     under Wayland (WAYLAND_DISPLAY set) and the lean one under X11.

@@ -1,0 +1,104 @@
+/* A pointer for a wlroots compositor that has none (headless sway), through a virtual pointer
+ * (zwlr_virtual_pointer_manager_v1), and real left clicks with it.
+ *
+ *   virtual_pointer_click WIDTH HEIGHT
+ *
+ * creates the pointer device (the seat gains the pointer capability, so clients bind their
+ * wl_pointer), prints "ready", then reads lines "X Y" from stdin: for each, moves the pointer to
+ * (X, Y) of the WIDTH x HEIGHT layout, presses and releases button 1 and prints "clicked" once
+ * the compositor has handled every request (a round trip). Exits 0 at the end of stdin; 1 when
+ * the compositor offers no virtual pointer or no seat. Built by the tests with
+ * `cc … -lwayland-client`.
+ *
+ * The two interfaces are declared here by hand (requests in the protocol's order, version 1),
+ * so the fixture needs no protocol XML or wayland-scanner. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wayland-client.h>
+
+static const struct wl_interface *no_types[] = { NULL, NULL, NULL, NULL, NULL };
+
+extern const struct wl_interface virtual_pointer_interface;
+static const struct wl_interface *create_types[] = { &wl_seat_interface, &virtual_pointer_interface };
+
+static const struct wl_message manager_requests[] = {
+    { "create_virtual_pointer", "?on", create_types },
+    { "destroy", "", no_types },
+};
+static const struct wl_interface manager_interface = {
+    "zwlr_virtual_pointer_manager_v1", 1, 2, manager_requests, 0, NULL,
+};
+
+enum { MOTION, MOTION_ABSOLUTE, BUTTON, AXIS, FRAME, AXIS_SOURCE, AXIS_STOP, AXIS_DISCRETE, DESTROY };
+static const struct wl_message pointer_requests[] = {
+    { "motion", "uff", no_types },
+    { "motion_absolute", "uuuuu", no_types },
+    { "button", "uuu", no_types },
+    { "axis", "uuf", no_types },
+    { "frame", "", no_types },
+    { "axis_source", "u", no_types },
+    { "axis_stop", "uu", no_types },
+    { "axis_discrete", "uufi", no_types },
+    { "destroy", "", no_types },
+};
+const struct wl_interface virtual_pointer_interface = {
+    "zwlr_virtual_pointer_v1", 1, 9, pointer_requests, 0, NULL,
+};
+
+static struct wl_proxy *manager;
+static struct wl_seat *seat;
+
+static void global(void *data, struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version) {
+    (void)data; (void)version;
+    if (strcmp(interface, manager_interface.name) == 0)
+        manager = wl_registry_bind(registry, name, &manager_interface, 1);
+    else if (strcmp(interface, "wl_seat") == 0 && !seat)
+        seat = wl_registry_bind(registry, name, &wl_seat_interface, 1);
+}
+static void global_remove(void *data, struct wl_registry *registry, uint32_t name) { (void)data; (void)registry; (void)name; }
+static const struct wl_registry_listener registry_listener = { global, global_remove };
+
+static uint32_t now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) { fprintf(stderr, "usage: %s WIDTH HEIGHT\n", argv[0]); return 2; }
+    uint32_t w = (uint32_t)atoi(argv[1]), h = (uint32_t)atoi(argv[2]);
+    struct wl_display *display = wl_display_connect(NULL);
+    if (!display) { fprintf(stderr, "virtual_pointer_click: cannot connect to the compositor\n"); return 1; }
+    struct wl_registry *registry = wl_display_get_registry(display);
+    wl_registry_add_listener(registry, &registry_listener, NULL);
+    wl_display_roundtrip(display);
+    if (!manager || !seat) {
+        fprintf(stderr, "virtual_pointer_click: the compositor offers no %s\n", manager ? "seat" : manager_interface.name);
+        return 1;
+    }
+    struct wl_proxy *pointer = wl_proxy_marshal_flags(manager, 0, &virtual_pointer_interface, 1, 0, seat, NULL);
+    wl_display_roundtrip(display);
+    printf("ready\n");
+    fflush(stdout);
+    const uint32_t left = 0x110;   /* BTN_LEFT */
+    unsigned x, y;
+    while (scanf("%u %u", &x, &y) == 2) {
+        wl_proxy_marshal_flags(pointer, MOTION_ABSOLUTE, NULL, 1, 0, now_ms(), x, y, w, h);
+        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+        wl_display_roundtrip(display);
+        wl_proxy_marshal_flags(pointer, BUTTON, NULL, 1, 0, now_ms(), left, 1);
+        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+        wl_display_roundtrip(display);
+        wl_proxy_marshal_flags(pointer, BUTTON, NULL, 1, 0, now_ms(), left, 0);
+        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+        wl_display_roundtrip(display);
+        printf("clicked\n");
+        fflush(stdout);
+    }
+    wl_proxy_marshal_flags(pointer, DESTROY, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
+    wl_display_roundtrip(display);
+    wl_display_disconnect(display);
+    return 0;
+}
