@@ -101,7 +101,7 @@ final class DesktopSurface {
         place()
         gtk_widget_show_all(window)
         if unmanaged, let w = gtk_widget_get_window(window) { gdk_window_lower(w) }
-        let surface = isLayerShell ? "a layer-shell background surface"
+        let surface = isLayerShell ? "a layer-shell surface on the bottom layer"
             : unmanaged ? "a window below all others (the window manager has no desktop windows)" : "a desktop window"
         FileHandleFree.error("widgethost-desktop: \(grid.items.count) widget(s) from \(outDirectory) on \(surface)")
         reportMissing()

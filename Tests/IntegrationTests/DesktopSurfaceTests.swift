@@ -69,7 +69,7 @@ import Glibc
             return grab?.waitForExit(timeout: Self.patience) == 0 ? () : nil
         } }
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
-        #expect(desktop.stderr.contains("on a layer-shell background surface"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("on a layer-shell surface on the bottom layer"), "\(desktop.stderr)")
         s.writeState(Self.habit, stale: true)
         s.expectShows(frames, dimmed: [Self.habit], within: Self.patience, shot: shot, log: desktop)
 
