@@ -175,7 +175,7 @@ let package = Package(
         // The desktop surface's drawing and the display backends' contract: lays out and draws the
         // widgets the host streams, with damage and hit testing; no toolkit (docs/architecture.md).
         .target(name: "WidgetDesktopScene", dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
-        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "CWayland", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
         .executableTarget(
             name: "widgethost-render",
