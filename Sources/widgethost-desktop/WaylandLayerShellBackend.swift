@@ -106,7 +106,13 @@ final class WaylandLayerShellBackend: DisplayBackend {
         while wl_display_prepare_read(display) != 0 {
             if wl_display_dispatch_pending(display) < 0 { throw lost() }
         }
-        if wl_display_read_events(display) < 0 && (errno != EAGAIN || wl_display_get_error(display) != 0) { throw lost() }
+        // The loop may call this when the descriptor is quiet: read only what is there (never block).
+        var ready = pollfd(fd: wl_display_get_fd(display), events: Int16(POLLIN), revents: 0)
+        if poll(&ready, 1, 0) > 0 {
+            if wl_display_read_events(display) < 0 && (errno != EAGAIN || wl_display_get_error(display) != 0) { throw lost() }
+        } else {
+            wl_display_cancel_read(display)
+        }
         if wl_display_dispatch_pending(display) < 0 { throw lost() }
         deliver()
     }
