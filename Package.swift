@@ -101,6 +101,12 @@ let package = Package(
             pkgConfig: "widgethost-gtk",  // gtk-layer-shell-0 less -pthread: scripts/install-deps.sh
             providers: [.apt(["libgtk-3-dev", "libgtk-layer-shell-dev"])]
         ),
+        // Xlib, Xext (Shape, MIT-SHM) and RandR, for the lean desktop surface's X11 backend only.
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11",
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]
+        ),
         // Cairo and PangoCairo, for the render process only (DESIGN §11).
         .systemLibrary(
             name: "CCairo",
@@ -175,7 +181,10 @@ let package = Package(
         // The desktop surface's drawing and the display backends' contract: lays out and draws the
         // widgets the host streams, with damage and hit testing; no toolkit (docs/architecture.md).
         .target(name: "WidgetDesktopScene", dependencies: ["WidgetGraphics", "WidgetLayout", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
-        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "CWayland", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        .target(name: "CSurfaceLoop"),
+        // The lean desktop surface's loop, view stream client and actions, display-kind free.
+        .target(name: "WidgetDesktopSurface", dependencies: ["CSurfaceLoop", "WidgetDesktopScene", "WidgetGraphics", "CCairo", "WidgetLayout", "WidgetRendering", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "CX11", "CWayland", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
         /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
         .executableTarget(
             name: "widgethost-render",
@@ -191,7 +200,8 @@ let package = Package(
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
-        .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
+        .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

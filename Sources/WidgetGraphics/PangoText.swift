@@ -153,6 +153,14 @@ public final class PangoText: TextMeasurer {
         pango_cairo_show_layout(cr, layout)
     }
 
+    /// Draws `string` on one line (cut with "…" at `width` when given) with its top-left at
+    /// (`x`, `y`) in `cr`'s current source: a caller's own labels (the desktop scene's menu and
+    /// marks), measured with `measure(_:font:width:maxLines: 1)`. Threading: the text engine's.
+    public func draw(_ string: String, font: ResolvedFont, width: Double?, on cr: OpaquePointer, x: Double, y: Double) {
+        configure(string, font: font, width: width, maxLines: 1)
+        show(on: cr, x: x, y: y)
+    }
+
     /// Draws one glyph of the icon font centred in a square of `side` points at (`cx`, `cy`).
     func showSymbol(_ codepoint: UInt32, on cr: OpaquePointer, cx: Double, cy: Double, side: Double) {
         guard let scalar = Unicode.Scalar(codepoint) else { return }

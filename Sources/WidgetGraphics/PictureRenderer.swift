@@ -134,6 +134,33 @@ public final class PictureRenderer {
         }
     }
 
+    /// Paints one widget onto the caller's Cairo context `cr` (device space in pixels): its
+    /// top-left at pixel (`x`, `y`), `options.scale` pixels per point, laid out as `placed`
+    /// (`layout(root, family:, now: options.now)`). Where `x` and `y` are whole pixels, the
+    /// pixels equal those of `render(root, …, format: .png)` moved by (`x`, `y`), over what the
+    /// context holds. Draws only: the clip, the operator and the surface are the caller's
+    /// (the context is left as it was found). Returns the `Image(systemName:)` names drawn as
+    /// the fallback box. Threading: the renderer's (one thread).
+    @discardableResult
+    public func paint(_ root: ViewNode, family: WidgetFamily, placed: PlacedNode, on cr: OpaquePointer,
+                      atPixelX x: Double, y: Double, options: PictureOptions) -> [String] {
+        var unmapped: Set<String> = []
+        cairo_save(cr)
+        cairo_translate(cr, x, y)
+        let scale = Self.clampedScale(options.scale)
+        cairo_scale(cr, scale, scale)
+        drawWidget(root, family: family, at: (0, 0), options: options, placed: placed) { palette in
+            self.painter(on: cr, palette: palette, options: options) { unmapped.formUnion($0) }
+        }
+        cairo_restore(cr)
+        return unmapped.sorted()
+    }
+
+    /// `PictureOptions.scale` as drawn: clamped to 1…4, 2 when not a number.
+    public static func clampedScale(_ scale: Double) -> Double {
+        scale.isFinite ? min(max(scale, 1), 4) : 2
+    }
+
     /// A contact sheet: one row per item, each family side by side, a caption above each.
     public func renderSheet(title: String, rows: [(caption: String, cells: [(family: WidgetFamily, tree: ViewNode)])],
                             format: PictureFormat, options: PictureOptions) throws -> Picture {
@@ -179,7 +206,7 @@ public final class PictureRenderer {
     /// a painter for a palette (nil: light full colour) on the surface's context.
     private func draw(width: Double, height: Double, format: PictureFormat, options: PictureOptions,
                       _ body: (_ painterFor: (Palette?) -> WidgetPainter) -> Void) throws -> Picture {
-        let scale = options.scale.isFinite ? min(max(options.scale, 1), 4) : 2
+        let scale = Self.clampedScale(options.scale)
         let pw = Int(saturating: (width * scale).rounded()), ph = Int(saturating: (height * scale).rounded())
         let sink = ByteSink()
         let surface: OpaquePointer?
@@ -194,13 +221,7 @@ public final class PictureRenderer {
         let cr = cairo_create(surface)!
         cairo_scale(cr, scale, scale)
         var unmapped: Set<String> = []
-        body { palette in
-            let p = WidgetPainter(cr: cr, text: self.text, palette: palette ?? Palette(appearance: options.appearance, mode: .fullColor),
-                                  now: options.now, redaction: options.redact)
-            p.onFinish = { unmapped.formUnion($0) }
-            p.redactPrivate = options.redactPrivate
-            return p
-        }
+        body { palette in self.painter(on: cr, palette: palette, options: options) { unmapped.formUnion($0) } }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         if format == .png {
@@ -214,6 +235,17 @@ public final class PictureRenderer {
         }
         let bytes = format == .svg ? SVGStableIDs.renumber(sink.bytes) : sink.bytes
         return Picture(bytes: bytes, pixelWidth: pw, pixelHeight: ph, unmappedSymbols: unmapped.sorted())
+    }
+
+    /// A painter on `cr` for `palette` (nil: `options`' appearance in full colour) that reports
+    /// the symbols it could not draw to `unmapped` when it finishes.
+    private func painter(on cr: OpaquePointer, palette: Palette?, options: PictureOptions,
+                         unmapped: @escaping (Set<String>) -> Void) -> WidgetPainter {
+        let p = WidgetPainter(cr: cr, text: text, palette: palette ?? Palette(appearance: options.appearance, mode: .fullColor),
+                              now: options.now, redaction: options.redact)
+        p.onFinish = unmapped
+        p.redactPrivate = options.redactPrivate
+        return p
     }
 
     /// Draws one widget with its top-left at `origin` (points).

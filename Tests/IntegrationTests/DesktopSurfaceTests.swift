@@ -258,12 +258,14 @@ import Glibc
         #expect(desktop.stderr.contains("\(Self.clocky) is not shown: no picture \(Self.clocky).png yet"), "\(desktop.stderr)")
     }
 
-    /// `--version`, as every command of the project has it: the SDK and the GTK it runs on, with
-    /// no display needed.
-    @Test func versionNamesTheSDKAndGTK() {
+    /// `--version`, as every command of the project has it: the SDK, the lean surface's drawing
+    /// libraries and the GTK the Wayland surface still runs on, with no display needed.
+    @Test func versionNamesTheSDKTheLeanSurfaceAndGTK() {
         let r = run("/usr/bin/env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", TestPaths.products + "/widgethost-desktop", "--version"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("widgethost-desktop \(openWidgetKitVersion)\nGTK 3."), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("widgethost-desktop \(openWidgetKitVersion)\nlean surface (X11): Xlib, Cairo 1."), "\(r.stdout)")
+        #expect(r.stdout.contains(", Pango 1."), "\(r.stdout)")
+        #expect(r.stdout.contains("GTK surface (Wayland until the lean one has a Wayland backend): GTK 3."), "\(r.stdout)")
         #expect(r.stdout.contains(", gtk-layer-shell "), "\(r.stdout)")
     }
 

@@ -1,0 +1,364 @@
+import CCairo
+import FoundationEssentials
+import OpenWidgetKit
+import WidgetGraphics
+import WidgetHostCore
+import WidgetLayout
+import WidgetRendering
+
+/// The lean desktop surface's picture (docs/architecture.md "The desktop program"): the
+/// widgets of the host's view stream (`DesktopViewMessage`) placed on each output's grid
+/// (`DesktopPlacement`), laid out (`WidgetLayout`) and drawn (`WidgetGraphics`) into the
+/// buffers a `DisplayBackend` lends, redrawing only what changed:
+///
+/// - a changed tree damages the rectangles of its placed nodes that changed
+///   (`PlacedTreeDamage`); a live date (`Text(date, style: .timer)`) ticks without a message:
+///   `nextTick(after:)` says when, `tick(now:)` lays it out again and damages what moved;
+/// - `draw(into:)` redraws the damage of the new frame and, for a buffer of age N, of the N − 1
+///   frames before it (`DamageHistory`), and returns the rectangles to `present`;
+/// - a stale or not-running widget is dimmed and marked (`WidgetMark`), off its title;
+/// - input goes through `SceneInteraction` (clicks, the menu, edit mode, keyboard focus) and
+///   comes back as `SceneAction`s for the executable to perform.
+///
+/// A widget is drawn at a whole-pixel origin with `PictureRenderer.paint`, so its pixels equal a
+/// direct `PictureRenderer.render` of the same tree at the buffer's scale.
+///
+/// Contract with the executable: after `apply`, `setOutputs` or an input event, read
+/// `area(on:)` (and call `setArea` when it changed), `inputRegion(on:)`, `wantsKeyboard`, and
+/// ask for a buffer on each output where `needsFrame(on:)`; call `invalidate(_:)` when the
+/// backend needs every pixel again (an exposed X11 window).
+///
+/// Threading: the surface's one thread (it owns a `PictureRenderer`). Not `Sendable`.
+public final class DesktopScene {
+    /// The desktop's own colour scheme (the portal's `color-scheme`), used when the layout's
+    /// `dark` is nil. Changing it redraws everything.
+    public var desktopDark = false {
+        didSet { if oldValue != desktopDark, layout?.dark == nil { invalidateAll() } }
+    }
+    /// False while no host is connected (the view stream ended): every widget is drawn with
+    /// the "not running" mark, as the GTK surface did. Changing it redraws everything.
+    public var hostRunning = true {
+        didSet { if oldValue != hostRunning { invalidateAll() } }
+    }
+    public private(set) var layout: DesktopViewMessage.Layout?
+    public private(set) var interaction = SceneInteraction()
+
+    /// The appearance widgets are drawn in: the layout's `dark`, else the desktop's.
+    public var appearance: Appearance { (layout?.dark ?? desktopDark) ? .dark : .light }
+
+    private let renderer = PictureRenderer()
+    private var widgets: [String: SceneWidget] = [:]
+    private var outputs: [DisplayOutput.ID: OutputState] = [:]
+
+    struct SceneWidget {
+        var message: DesktopViewMessage.Widget
+        var placed: PlacedNode?
+        var laidOutAt: Date
+    }
+
+    /// Damage waiting for the next frame: part of a widget (its points) or of the area.
+    enum Pending: Equatable {
+        case widget(String, Rect)
+        case area(LogicalRect)
+    }
+
+    struct OutputState {
+        var output: DisplayOutput
+        var placement: DesktopPlacement
+        var pending: [Pending] = []
+        var full = true
+        var history = DamageHistory()
+        var drawnScale = 0.0
+    }
+
+    public init() {}
+
+    // MARK: - Input from the host and the display
+
+    /// Takes one message of the view stream, laid out at `now`: a snapshot replaces everything
+    /// (and ends edit mode), a change replaces the widgets it names and takes off `removed`.
+    public func apply(_ message: DesktopViewMessage, now: Date) {
+        if message.snapshot {
+            if let l = message.layout { layout = l }
+            widgets = [:]
+            for w in message.widgets { widgets[w.id] = SceneWidget(message: w, placed: lay(w, now), laidOutAt: now) }
+            interaction.reset()
+            replace(damageAll: true)
+            return
+        }
+        if let l = message.layout, l != layout { layout = l; invalidateAll() }
+        var placementChanged = false
+        for w in message.widgets {
+            let new = SceneWidget(message: w, placed: lay(w, now), laidOutAt: now)
+            defer { widgets[w.id] = new }
+            guard let old = widgets[w.id], old.message.family == w.family else { placementChanged = true; continue }
+            if old.message.stale != w.stale || old.message.running != w.running || (old.placed == nil) != (new.placed == nil) {
+                damageWhole(w.id)
+            } else if let a = old.placed, let b = new.placed {
+                damage(w.id, PlacedTreeDamage.damage(from: a, at: old.laidOutAt, to: b, at: now, bounds: bounds(w.family)))
+            }
+        }
+        for id in message.removed where widgets.removeValue(forKey: id) != nil {
+            placementChanged = true
+            if interaction.menu?.widgetID == id || interaction.drag?.id == id { interaction.reset() }
+        }
+        if placementChanged { replace(damageAll: false) }
+    }
+
+    /// The outputs the widgets are shown on (the executable chooses: the primary one, or all).
+    public func setOutputs(_ list: [DisplayOutput]) {
+        var next: [DisplayOutput.ID: OutputState] = [:]
+        for o in list {
+            var s = outputs[o.id] ?? OutputState(output: o, placement: placement(for: o))
+            if s.output != o { s.output = o; s.placement = placement(for: o); s.full = true }
+            next[o.id] = s
+        }
+        outputs = next
+    }
+
+    /// Lays out again every widget whose live dates read differently at `now` than when it was
+    /// last laid out, damaging what moved; true when something was damaged.
+    @discardableResult
+    public func tick(now: Date) -> Bool {
+        var damaged = false
+        for (id, w) in widgets {
+            guard let view = w.message.view, let a = w.placed,
+                  let t = LiveDateFormatter.nextChange(of: view, after: w.laidOutAt), t <= now else { continue }
+            let b = renderer.layout(view, family: w.message.family, now: now)
+            let rects = PlacedTreeDamage.damage(from: a, at: w.laidOutAt, to: b, at: now, bounds: bounds(w.message.family))
+            widgets[id] = SceneWidget(message: w.message, placed: b, laidOutAt: now)
+            if !rects.isEmpty { damage(id, rects); damaged = true }
+        }
+        return damaged
+    }
+
+    /// The next instant after `date` at which a shown live date reads differently (the surface
+    /// sleeps until then), nil when none will.
+    public func nextTick(after date: Date) -> Date? {
+        var best: Date?
+        for w in widgets.values {
+            guard let view = w.message.view, let t = LiveDateFormatter.nextChange(of: view, after: date) else { continue }
+            if best.map({ t < $0 }) ?? true { best = t }
+        }
+        return best
+    }
+
+    /// A pointer event on its output's surface: the action for the executable.
+    public func handle(_ event: PointerEvent) -> SceneAction {
+        guard let c = context(event.output) else { return .nothing }
+        return interacting { $0.pointer(event, c) }
+    }
+
+    /// A key event while the surface has keyboard focus: the action for the executable.
+    public func handle(_ event: KeyEvent) -> SceneAction {
+        guard let c = context(event.output) else { return .nothing }
+        return interacting { $0.key(event, c) }
+    }
+
+    /// Every pixel of `output` is drawn again on its next frame.
+    public func invalidate(_ output: DisplayOutput.ID) { outputs[output]?.full = true }
+
+    // MARK: - What the executable reads
+
+    public func placement(on output: DisplayOutput.ID) -> DesktopPlacement? { outputs[output]?.placement }
+
+    /// The surface's area on `output` (its logical points), nil: no surface there.
+    public func area(on output: DisplayOutput.ID) -> LogicalRect? { outputs[output]?.placement.area }
+
+    /// Where input reaches the surface, in the area's points: the widgets' rectangles, or the
+    /// whole area while a menu is open or edit mode is on.
+    public func inputRegion(on output: DisplayOutput.ID) -> [LogicalRect] {
+        guard let p = outputs[output]?.placement, let area = p.area else { return [] }
+        if interaction.capturesArea { return [LogicalRect(x: 0, y: 0, width: area.width, height: area.height)] }
+        return p.widgets.map(\.frame)
+    }
+
+    /// Whether the surface wants keyboard input now (menu, edit mode, a focused widget).
+    public var wantsKeyboard: Bool { interaction.wantsKeyboard }
+
+    /// Whether `output` has something to draw.
+    public func needsFrame(on output: DisplayOutput.ID) -> Bool {
+        guard let s = outputs[output], s.placement.area != nil else { return false }
+        return s.full || !s.pending.isEmpty
+    }
+
+    /// What is under area point (`x`, `y`) of `output`.
+    public func hit(on output: DisplayOutput.ID, x: Double, y: Double) -> SceneHit? {
+        guard let w = outputs[output]?.placement.widget(atX: x, y: y) else { return nil }
+        if let placed = widgets[w.id]?.placed, let t = WidgetHitTest.target(in: placed, x: x - w.frame.x, y: y - w.frame.y) {
+            return .control(id: w.id, target: t)
+        }
+        return .widget(id: w.id)
+    }
+
+    /// The laid-out tree of widget `id` (nil before its first entry), and the instant it was laid out at.
+    public func placedTree(of id: String) -> (placed: PlacedNode, now: Date)? {
+        guard let w = widgets[id], let p = w.placed else { return nil }
+        return (p, w.laidOutAt)
+    }
+
+    /// Where widget `id` is drawn in a buffer of `scale`: its whole-pixel origin.
+    public static func pixelOrigin(of frame: LogicalRect, scale: Double) -> (x: Double, y: Double) {
+        ((frame.x * scale).rounded(), (frame.y * scale).rounded())
+    }
+
+    // MARK: - Drawing
+
+    /// Draws what changed into `buffer` (of `buffer.output`, `buffer.scale`, `buffer.age`) and
+    /// returns the rectangles redrawn, to pass to `present`; empty when nothing needed drawing
+    /// (then do not present it).
+    public func draw(into buffer: PixelBuffer) -> [PixelRect] {
+        guard var out = outputs[buffer.output], out.placement.area != nil, buffer.width > 0, buffer.height > 0 else { return [] }
+        let s = buffer.scale
+        let whole = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
+        if out.drawnScale != s { out.history.reset(); out.full = true }
+        let own = out.full ? [whole] : out.pending.compactMap { pixels($0, out.placement, s) }
+        let redraw = out.history.redraw(age: buffer.age, damage: own, width: buffer.width, height: buffer.height)
+        guard !redraw.isEmpty else { outputs[buffer.output] = out; return [] }
+        out.history.record(own, width: buffer.width, height: buffer.height)
+        out.pending = []; out.full = false; out.drawnScale = s
+        outputs[buffer.output] = out
+        paint(redraw, into: buffer, placement: out.placement)
+        return redraw
+    }
+
+    private func paint(_ rects: [PixelRect], into buffer: PixelBuffer, placement: DesktopPlacement) {
+        let surface = cairo_image_surface_create_for_data(buffer.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                          Int32(clamping: buffer.width), Int32(clamping: buffer.height), Int32(clamping: buffer.stride))
+        guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+            if let surface { cairo_surface_destroy(surface) }
+            return
+        }
+        for r in rects { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
+        cairo_clip(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        cairo_set_source_rgba(cr, 0, 0, 0, 0)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        let s = buffer.scale
+        let drag = interaction.drag
+        let decorations = SceneDecorations(cr: cr, text: renderer.text, scale: s, dark: appearance == .dark)
+        if let slot = drag?.slot { decorations.dropSlot(slot.frame) }
+        for w in placement.widgets where w.id != drag?.id {
+            let frame = drag?.slot?.preview[w.id] ?? w.frame   // making way for a dragged widget
+            guard let r = PixelRect(covering: frame, scale: s), rects.contains(where: { $0.intersection(r) != nil }) else { continue }
+            drawWidget(w.id, family: w.family, frame: frame, on: cr, scale: s)
+            if interaction.editing { decorations.removeBadge(SceneInteraction.badgeFrame(of: frame)) }
+            if interaction.focus == w.id { decorations.focusRing(frame) }
+        }
+        if let d = drag, let w = placement.widgets.first(where: { $0.id == d.id }) {
+            let f = LogicalRect(x: d.x - d.grabX, y: d.y - d.grabY, width: w.frame.width, height: w.frame.height)
+            drawWidget(w.id, family: w.family, frame: f, on: cr, scale: s)
+            decorations.removeBadge(SceneInteraction.badgeFrame(of: f))
+        }
+        if let m = interaction.menu { decorations.menu(m) }
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        cairo_surface_destroy(surface)
+    }
+
+    /// One widget at `frame` (area points): its tree through `PictureRenderer.paint` at a
+    /// whole-pixel origin; dimmed and marked when stale or not running.
+    private func drawWidget(_ id: String, family: WidgetFamily, frame: LogicalRect, on cr: OpaquePointer, scale s: Double) {
+        guard let w = widgets[id] else { return }
+        let (ox, oy) = Self.pixelOrigin(of: frame, scale: s)
+        let mark = WidgetMark(stale: w.message.stale, running: w.message.running && hostRunning)
+        let options = PictureOptions(scale: s, appearance: appearance, now: w.laidOutAt)
+        if mark != nil { cairo_push_group(cr) }
+        let view = w.message.view ?? ViewNode(kind: .empty)
+        let placed = w.placed ?? renderer.layout(view, family: family, now: w.laidOutAt)
+        renderer.paint(view, family: family, placed: placed, on: cr, atPixelX: ox, y: oy, options: options)
+        guard let mark else { return }
+        cairo_pop_group_to_source(cr)
+        cairo_paint_with_alpha(cr, 0.45)
+        let width = renderer.text.measure(mark.text, font: WidgetMark.font, width: nil, maxLines: 1).width
+        let r = WidgetMark.frame(textWidth: width, width: frame.width, height: frame.height, placed: w.placed)
+        SceneDecorations(cr: cr, text: renderer.text, scale: s, dark: appearance == .dark)
+            .mark(mark.text, at: Rect(x: ox / s + r.x, y: oy / s + r.y, width: r.width, height: r.height))
+    }
+
+    // MARK: - Damage bookkeeping
+
+    private func lay(_ w: DesktopViewMessage.Widget, _ now: Date) -> PlacedNode? {
+        w.view.map { renderer.layout($0, family: w.family, now: now) }
+    }
+
+    private func bounds(_ f: WidgetFamily) -> Rect { Rect(x: 0, y: 0, width: f.nominalSize.width, height: f.nominalSize.height) }
+
+    private func damageWhole(_ id: String) {
+        guard let f = widgets[id]?.message.family else { return }
+        damage(id, [bounds(f)])
+    }
+
+    private func damage(_ id: String, _ rects: [Rect]) {
+        guard !rects.isEmpty else { return }
+        for key in outputs.keys { outputs[key]?.pending += rects.map { .widget(id, $0) } }
+    }
+
+    private func invalidateAll() { for key in outputs.keys { outputs[key]?.full = true } }
+
+    /// Places the widgets again on every output; a changed placement redraws that output whole.
+    private func replace(damageAll: Bool) {
+        for (key, s) in outputs {
+            let p = placement(for: s.output)
+            if damageAll || p != s.placement { outputs[key]?.placement = p; outputs[key]?.full = true }
+        }
+    }
+
+    private func placement(for o: DisplayOutput) -> DesktopPlacement {
+        guard let layout else { return DesktopPlacement(layout: .init(widgets: [], anchor: "", margin: 0, gap: 0, columns: 1, scale: 1, dark: nil), families: [:], output: o) }
+        return DesktopPlacement(layout: layout, families: widgets.mapValues(\.message.family), output: o,
+                                minimumSize: (ContextMenu.width, ContextMenu.height))
+    }
+
+    /// The pixels of pending damage in a buffer of `scale`.
+    private func pixels(_ p: Pending, _ placement: DesktopPlacement, _ s: Double) -> PixelRect? {
+        switch p {
+        case .area(let r): return PixelRect(covering: r, scale: s)
+        case .widget(let id, let r):
+            guard let f = placement.frame(of: id) else { return nil }
+            let (ox, oy) = Self.pixelOrigin(of: f, scale: s)
+            return PixelRect(covering: LogicalRect(x: r.x, y: r.y, width: r.width, height: r.height), scale: s, dx: ox, dy: oy)
+        }
+    }
+
+    private func context(_ output: DisplayOutput.ID) -> SceneInteraction.Context? {
+        guard let p = outputs[output]?.placement, let layout else { return nil }
+        return SceneInteraction.Context(placement: p, layout: layout) { [unowned self] x, y in self.hit(on: output, x: x, y: y) }
+    }
+
+    /// Runs `body` on the interaction; a change to what it draws damages, on every output, what
+    /// it covered before and covers after.
+    private func interacting(_ body: (inout SceneInteraction) -> SceneAction) -> SceneAction {
+        let before = interaction
+        let action = body(&interaction)
+        guard interaction.generation != before.generation else { return action }
+        for (key, s) in outputs {
+            let rects = Self.footprint(before, s.placement) + Self.footprint(interaction, s.placement)
+            outputs[key]?.pending += rects.map { .area($0) }
+        }
+        return action
+    }
+
+    /// Where the interaction's drawing is on `placement`, in area points: the menu, the focused
+    /// widget (its ring), every widget in edit mode (badges), and while dragging the dragged
+    /// widget, its slot and every widget making way (before and after). Outset by the ink margin.
+    static func footprint(_ i: SceneInteraction, _ placement: DesktopPlacement) -> [LogicalRect] {
+        var rects: [LogicalRect] = []
+        if let m = i.menu { rects.append(m.frame) }
+        if let f = i.focus.flatMap({ placement.frame(of: $0) }) { rects.append(f) }
+        if i.editing { rects += placement.widgets.map(\.frame) }
+        if let d = i.drag, let f = placement.frame(of: d.id) {
+            rects.append(LogicalRect(x: d.x - d.grabX, y: d.y - d.grabY, width: f.width, height: f.height))
+            if let slot = d.slot {
+                rects.append(slot.frame)
+                for w in placement.widgets where slot.preview[w.id] != w.frame {
+                    rects.append(w.frame)
+                    if let p = slot.preview[w.id] { rects.append(p) }
+                }
+            }
+        }
+        let m = PlacedTreeDamage.inkMargin
+        return rects.map { LogicalRect(x: $0.x - m, y: $0.y - m, width: $0.width + 2 * m, height: $0.height + 2 * m) }
+    }
+}

@@ -1,0 +1,53 @@
+import OpenWidgetKit
+import WidgetHostCore
+
+/// Where a widget dragged in edit mode lands: the grid place (`DesktopGrid`'s rules: small one
+/// slot, medium two across, large two by two, first fit in order) whose frame holds the drop
+/// point — found by trying the widget at every position of the grid order and laying the grid
+/// out — else the nearest such place. Pure; any thread.
+public struct DropSlot: Equatable, Sendable {
+    /// The position in the placed widgets' order the widget would take.
+    public var index: Int
+    /// The frame it would get, in the area's points (what the scene highlights).
+    public var frame: LogicalRect
+    /// The move to ask for; nil when the order would not change.
+    public var move: SceneAction.MoveTarget?
+    /// Every placed widget's frame were it dropped here (the others make way while dragging).
+    public var preview: [String: LogicalRect]
+
+    /// The slot for widget `id` dropped at area point (`x`, `y`) of `placement`, laid out as
+    /// `layout` says; nil when `id` is not placed.
+    public init?(id: String, x: Double, y: Double, placement: DesktopPlacement, layout: DesktopViewMessage.Layout) {
+        let order = placement.widgets.map { (id: $0.id, family: $0.family) }
+        // The grid order of placed widgets follows the layout's (accessories come first in the grid, not in the order).
+        let ranked = layout.widgets.compactMap { wid in order.first { $0.id == wid } }
+        guard let dragged = ranked.first(where: { $0.id == id }) else { return nil }
+        let others = ranked.filter { $0.id != id }
+        var best: (index: Int, frame: LogicalRect, distance: Double, inside: Bool, grid: DesktopGrid)?
+        for i in 0...others.count {
+            var trial = others
+            trial.insert(dragged, at: i)
+            let grid = DesktopGrid(widgets: trial, columns: layout.columns, gap: layout.gap)
+            guard let item = grid.items.first(where: { $0.id == id }) else { continue }
+            let f = LogicalRect(x: placement.gridX + item.x, y: placement.gridY + item.y, width: item.width, height: item.height)
+            let inside = f.contains(x: x, y: y)
+            let dx = f.x + f.width / 2 - x, dy = f.y + f.height / 2 - y
+            let d = dx * dx + dy * dy
+            if let b = best, b.inside || (!inside && b.distance <= d) { continue }
+            best = (i, f, d, inside, grid)
+        }
+        guard let best else { return nil }
+        index = best.index
+        frame = best.frame
+        preview = Dictionary(best.grid.items.map { ($0.id, LogicalRect(x: placement.gridX + $0.x, y: placement.gridY + $0.y, width: $0.width, height: $0.height)) },
+                             uniquingKeysWith: { a, _ in a })
+        let current = ranked.firstIndex { $0.id == id }
+        if current == best.index {
+            move = nil
+        } else if best.index < others.count {
+            move = .before(others[best.index].id)
+        } else {
+            move = .index(max(0, layout.widgets.count - 1))
+        }
+    }
+}

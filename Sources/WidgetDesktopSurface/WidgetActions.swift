@@ -1,0 +1,96 @@
+import CSurfaceLoop
+import FoundationEssentials
+import WidgetConfigEditing
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the surface's clicks and menu items do: a click runs the widget's control (or opens its
+/// URL) through the host's control socket, as `widgethost click` does; "Remove Widget" and a
+/// move in edit mode edit `config.json` through `WidgetConfigEditing`, as `widgethost remove` /
+/// `move` do (the running host sees the file change and streams the new grid); "Edit Widget" and
+/// "Add Widget…" start `widgethost-edit`, the GTK editor, next to this executable.
+///
+/// Threading: the surface's one thread; `click` blocks for at most `clickTimeout` seconds.
+public struct WidgetActions {
+    public var controlSocket: String
+    /// The config file edits write (nil: the default one).
+    public var configPath: String
+    public var environment: [String: String]
+    /// The editor executable (`widgethost-edit` beside this one).
+    public var editExecutable: String
+    public var clickTimeout = 2
+    public var log: (String) -> Void
+
+    public init(controlSocket: String, configPath: String, environment: [String: String], editExecutable: String,
+                log: @escaping (String) -> Void) {
+        self.controlSocket = controlSocket; self.configPath = configPath; self.environment = environment
+        self.editExecutable = editExecutable; self.log = log
+    }
+
+    /// A press on `hit`: button 1 on a control runs it (`target`); anywhere else asks the host for
+    /// the widget's URL (button 3), as the GTK surface did. Logs one line with the outcome.
+    public func click(_ hit: SceneHit, button: Int) {
+        let request = button == 1 && hit.target != nil
+            ? ControlRequest(op: .click, id: hit.widget, button: 1, target: hit.target)
+            : ControlRequest(op: .click, id: hit.widget, button: 3)
+        let at = "\(Self.wholePixel(hit.pixelX)),\(Self.wholePixel(hit.pixelY))"
+        do {
+            let r = try ControlSocketClient.send(request, to: controlSocket, timeout: clickTimeout)
+            log("click on \(hit.widget) at \(at): " + (r.ok ? r.message ?? "done" : r.error ?? "refused"))
+        } catch {
+            log("click on \(hit.widget): \(error)")
+        }
+    }
+
+    /// "Remove Widget": takes `id` out of the configuration (and the grid).
+    @discardableResult public func remove(_ id: String) -> Bool { edit(.remove(id: id), what: "remove \(id)") }
+
+    /// Edit mode's drop: `id` to `destination` in the grid's order.
+    @discardableResult public func move(_ id: String, to destination: GridDestination) -> Bool {
+        edit(.move(id: id, to: destination), what: "move \(id)")
+    }
+
+    private func edit(_ change: ConfigEdit, what: String) -> Bool {
+        let editor = ConfigFileEditor(path: configPath, environment: environment, catalog: { PluginFolderCatalog(config: $0) })
+        do {
+            _ = try editor.edit { try $0.apply(change) }
+            log("\(what): done (\(configPath))")
+            return true
+        } catch {
+            log("cannot \(what): \(error)")
+            return false
+        }
+    }
+
+    /// "Edit Widget": `widgethost-edit --edit ID`.
+    public func editWidget(_ id: String) { startEditor(["--edit", id]) }
+    /// "Add Widget…": `widgethost-edit --gallery`.
+    public func openGallery() { startEditor(["--gallery"]) }
+
+    /// Starts the editor detached (its own session; not waited for: SIGCHLD is ignored, so it
+    /// is reaped by the kernel). One line when it is not installed.
+    private func startEditor(_ args: [String]) {
+        guard access(editExecutable, X_OK) == 0 else {
+            log("cannot open the editor: \(editExecutable) is not installed (it comes with widgethost-edit)")
+            return
+        }
+        signal(SIGCHLD, SIG_IGN)
+        let argv = ([editExecutable] + args).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, widgethost_spawn_setsid_flag())
+        let rc = posix_spawn(&pid, editExecutable, nil, &attributes, argv, environ)
+        log(rc == 0 ? "started \(([editExecutable] + args).joined(separator: " ")) (pid \(pid))"
+                    : "cannot start \(editExecutable): \(String(cString: strerror(rc)))")
+    }
+
+    /// `x` as whole pixels for a log line; a number no `Int` holds is named, not converted (a trap).
+    public static func wholePixel(_ x: Double) -> String {
+        x.isFinite && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
+    }
+}
