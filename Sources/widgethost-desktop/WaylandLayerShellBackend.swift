@@ -39,9 +39,9 @@ final class WaylandLayerShellBackend: DisplayBackend {
     var modeDescription: String {
         switch role {
         case .layerShell:
-            return "Wayland layer-shell surface on the bottom layer (above the wallpaper, below windows)"
+            return "a Wayland layer-shell surface on the bottom layer (above the wallpaper, below windows)"
         case .toplevel:
-            return "Wayland xdg-toplevel window for the WidgetHost GNOME Shell extension, which keeps it on the desktop; "
+            return "a Wayland xdg-toplevel window for the WidgetHost GNOME Shell extension, which keeps it on the desktop; "
                 + "without the extension it is an ordinary window"
         }
     }

@@ -204,11 +204,16 @@ final class WaylandSurface {
         } else {
             wl_surface_damage(surface, 0, 0, Int32.max, Int32.max)
         }
-        if let viewport {
-            // The buffer is area × scale pixels; shown at the area's logical size, pixel for pixel.
+        // The buffer is area × scale pixels, shown at the area's logical size pixel for pixel: at
+        // a whole scale through the buffer scale (wlroots' pixman renderer resamples a viewport's
+        // 1/3 with rounding errors, blurring edges), at a fractional one through the viewport.
+        let whole = buffer.scale == buffer.scale.rounded()
+        if let viewport, !whole {
+            wl_surface_set_buffer_scale(surface, 1)
             wp_viewport_set_destination(viewport, Int32(rect.width), Int32(rect.height))
-        } else if globals.compositorVersion >= 3 {
-            wl_surface_set_buffer_scale(surface, Int32(buffer.scale.rounded()))
+        } else {
+            if let viewport { wp_viewport_set_destination(viewport, -1, -1) }
+            wl_surface_set_buffer_scale(surface, Int32(max(1, buffer.scale.rounded())))
         }
         let callback = wl_surface_frame(surface)!
         frameCallback = callback
