@@ -75,6 +75,7 @@ let package = Package(
         .executable(name: "widgethost", targets: ["widgethost"]),
         .executable(name: "widgethost-worker", targets: ["widgethost-worker"]),
         .executable(name: "widgethost-desktop", targets: ["widgethost-desktop"]),
+        .executable(name: "widgethost-desktop-gtk", targets: ["widgethost-desktop-gtk"]),
         .executable(name: "widgethost-render", targets: ["widgethost-render"]),
         .library(name: "OpenWidgetKit", targets: ["OpenWidgetKit"]),
         /// `import Combine` for widget code (OpenCombine under Apple's name); only bundles that use it link it.
@@ -184,7 +185,9 @@ let package = Package(
         .target(name: "CSurfaceLoop"),
         // The lean desktop surface's loop, view stream client and actions, display-kind free.
         .target(name: "WidgetDesktopSurface", dependencies: ["CSurfaceLoop", "WidgetDesktopScene", "WidgetGraphics", "CCairo", "WidgetLayout", "WidgetRendering", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
-        .executableTarget(name: "widgethost-desktop", dependencies: ["CGtk", "CX11", "CWayland", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "CWayland", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
+        // The GTK surface, `widgethost-desktop --gtk`: until the lean surface has a Wayland backend.
+        .executableTarget(name: "widgethost-desktop-gtk", dependencies: ["CGtk", "WidgetDesktopSurface", "WidgetHostCore", "OpenWidgetKit"]),
         /// The render process: the only executable linking Cairo and Pango (DESIGN §11).
         .executableTarget(
             name: "widgethost-render",
@@ -205,7 +208,7 @@ let package = Package(
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine"],
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout"],
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles).map {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs WidgetHost for the current user in the XDG places (docs/operations.md):
 #   ~/.local/bin/widgethost                              the release binary, and beside it
-#   ~/.local/bin/widgethost-{worker,render,desktop}      the worker, the picture renderer, the desktop surface
+#   ~/.local/bin/widgethost-{worker,render,desktop,desktop-gtk}  the worker, the picture renderer, the desktop surfaces
 #   $XDG_DATA_HOME/widgethost/Plugins/*.so               the example bundles (the default plugin folder)
 #   $XDG_CONFIG_HOME/systemd/user/widgethost{,@}.service the user units (dist/systemd/)
 #   $XDG_DATA_HOME/bash-completion/completions/widgethost, $XDG_DATA_HOME/zsh/site-functions/_widgethost,
@@ -50,7 +50,7 @@ fish_completion="$config_home/fish/completions/widgethost.fish"
 bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets)
 # Found by widgethost beside itself: the worker (every plugin runs in one), the render process
 # (png/svg outputs), the desktop surface.
-helpers=(widgethost-worker widgethost-render widgethost-desktop)
+helpers=(widgethost-worker widgethost-render widgethost-desktop widgethost-desktop-gtk)
 
 say() { echo "$*" >&2; }
 have_systemctl() { [ "$systemctl" = 1 ] && command -v systemctl >/dev/null && systemctl --user show-environment >/dev/null 2>&1; }

@@ -10,33 +10,39 @@ import Glibc
 /// The lean surface's main loop: one thread in `poll(2)` on the display backend's descriptor,
 /// the view stream's socket, a realtime timerfd at the scene's next live-date tick (re-armed
 /// after the clock is set or a suspend: `TFD_TIMER_CANCEL_ON_SET`), a monotonic one for
-/// reconnecting to the host, and a signalfd for SIGTERM/SIGINT. It draws only when the scene
-/// has something new for an output and the backend lends a buffer (nothing while a window is
-/// covered), and presents only the damaged rectangles. While no host streams, the last widgets
+/// reconnecting to the host, and a signalfd for SIGTERM/SIGINT. It asks the backend for a buffer
+/// only where the `DesktopScene` has something new (the backend lends none while a window is
+/// covered) and presents only the damaged rectangles. While no host streams, the last widgets
 /// stay, dimmed and marked "not running", and the stream is retried (0.25 s doubling to 2 s).
+/// Input goes to the scene; the `SceneAction`s it returns are performed by `WidgetActions`.
 ///
 /// Threading: the thread that calls `run()`, which owns backend, stream and scene.
 public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     private let backend: any DisplayBackend
     private let stream: ViewStreamClient
-    private let scene: any SurfaceScene
+    private let scene: DesktopScene
     private let actions: WidgetActions
     private let log: (String) -> Void
     private let clock: () -> Date
-    private var placements: [DisplayOutput.ID: ScenePlacement] = [:]
-    private var placementsStale = true
+    /// What the backend was last told, per output.
+    private var areas: [DisplayOutput.ID: LogicalRect] = [:]
+    private var inputRegions: [DisplayOutput.ID: [LogicalRect]] = [:]
+    private var keyboard: [DisplayOutput.ID: Bool] = [:]
+    private var outputsStale = true
+    private var snapshotPending = false
     private var tickTimer: Int32 = -1
     private var retryTimer: Int32 = -1
     private var signals: Int32 = -1
     private var retryDelay = 0.25
     private var hostMissingSaid = false
-    private var stopStatus: Int32?
     /// Called after each snapshot with the number of widgets placed (the start-up line).
     public var onSnapshot: (Int) -> Void = { _ in }
     /// Called with each snapshot's layout before the grid is placed (the backend's fallback scale).
     public var onLayout: (DesktopViewMessage.Layout) -> Void = { _ in }
+    /// Keyboard focus for the scene's menu and edit mode, when the backend can take it.
+    public var setKeyboardWanted: (Bool, DisplayOutput.ID) -> Void = { _, _ in }
 
-    public init(backend: any DisplayBackend, stream: ViewStreamClient, scene: any SurfaceScene, actions: WidgetActions,
+    public init(backend: any DisplayBackend, stream: ViewStreamClient, scene: DesktopScene, actions: WidgetActions,
                 clock: @escaping () -> Date = { Date() }, log: @escaping (String) -> Void) {
         self.backend = backend; self.stream = stream; self.scene = scene; self.actions = actions
         self.clock = clock; self.log = log
@@ -52,7 +58,7 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         signals = widgethost_termination_signalfd()
         signal(SIGPIPE, SIG_IGN)
         connectStream()
-        while stopStatus == nil {
+        while true {
             refresh()
             do { try backend.flush() } catch { return displayLost(error) }
             var fds = [pollfd(fd: backend.pollDescriptor, events: Int16(POLLIN), revents: 0),
@@ -60,17 +66,18 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
                        pollfd(fd: tickTimer, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: retryTimer, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
-            let n = poll(&fds, nfds_t(fds.count), -1)
+            // Xlib reads events into its queue while it waits for a reply (the X11 backend's
+            // MIT-SHM sync): those wake no poll, so do not sleep while any wait there.
+            let queued = (backend as? DisplayEventQueue)?.hasQueuedEvents ?? false
+            let n = poll(&fds, nfds_t(fds.count), queued ? 0 : -1)
             if n < 0 { if errno == EINTR { continue }; log("poll: \(String(cString: strerror(errno)))"); return 1 }
             if fds[4].revents != 0 { return 0 }
-            // The display first: its events may be waiting in Xlib's queue even when the
-            // descriptor is quiet, so dispatch every round.
+            // The display every round: Xlib may hold events read along with a reply.
             do { try backend.dispatch() } catch { return displayLost(error) }
             if fds[1].revents != 0 { readStream() }
             if fds[2].revents != 0 { drain(tickTimer); scene.tick(now: clock()) }
             if fds[3].revents != 0 { drain(retryTimer); connectStream() }
         }
-        return stopStatus ?? 0
     }
 
     private func displayLost(_ error: any Error) -> Int32 {
@@ -98,12 +105,9 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
             switch event {
             case .message(let m):
                 scene.hostRunning = true
-                scene.apply(m)
-                placementsStale = true
-                if m.snapshot {
-                    snapshotPending = true
-                    if let layout = m.layout { onLayout(layout) }
-                }
+                if m.snapshot, let layout = m.layout { onLayout(layout) }
+                scene.apply(m, now: clock())
+                if m.snapshot { snapshotPending = true }
             case .malformed(let why):
                 log("view stream: \(why)")
             case .disconnected(let why):
@@ -115,51 +119,82 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         }
     }
 
-    private var snapshotPending = false
-
     // MARK: - Drawing
 
-    /// Places the grid on each output when the widgets or outputs changed, then draws every
-    /// output that has something new and a buffer to draw into, and re-arms the tick.
+    /// Tells the backend where the scene's areas, input regions and keyboard wishes are now,
+    /// draws every output that has something new and a buffer to draw into, and re-arms the tick.
     private func refresh() {
         let outputs = backend.outputs
-        if placementsStale {
-            placementsStale = false
-            var next: [DisplayOutput.ID: ScenePlacement] = [:]
-            for output in outputs {
-                let p = scene.placement(on: output, among: outputs)
-                next[output.id] = p
-                if p != placements[output.id] {
-                    if p?.area != placements[output.id]?.area { backend.setArea(p?.area, on: output.id) }
-                    backend.setInputRegion(p?.inputRects ?? [], on: output.id)
-                }
-            }
-            placements = next
-            if snapshotPending {
-                snapshotPending = false
-                onSnapshot(next.values.reduce(0) { $0 + $1.items.count })
-            }
+        if outputsStale {
+            outputsStale = false
+            // The grid goes on the primary output (the first when none is primary).
+            scene.setOutputs((outputs.first(where: \.isPrimary) ?? outputs.first).map { [$0] } ?? [])
+            // Tell the backend everything again: a monitor unplugged and plugged back keeps its
+            // id, but its window went with it.
+            areas = [:]; inputRegions = [:]; keyboard = [:]
         }
-        let now = clock()
         for output in outputs {
-            guard let p = placements[output.id], scene.needsFrame(p), let buffer = backend.nextBuffer(for: output.id) else { continue }
-            let damage = scene.draw(buffer, placement: p, now: now)
-            backend.present(buffer, damage: damage)
+            let area = scene.area(on: output.id)
+            if area != areas[output.id] {
+                backend.setArea(area, on: output.id)
+                areas[output.id] = area
+                inputRegions[output.id] = nil
+            }
+            guard area != nil else { continue }
+            let region = scene.inputRegion(on: output.id)
+            if region != inputRegions[output.id] {
+                backend.setInputRegion(region, on: output.id)
+                inputRegions[output.id] = region
+            }
+            if scene.wantsKeyboard != (keyboard[output.id] ?? false) {
+                keyboard[output.id] = scene.wantsKeyboard
+                setKeyboardWanted(scene.wantsKeyboard, output.id)
+            }
         }
-        if let next = scene.nextTick(after: now) { armAbsolute(tickTimer, at: next) } else { disarm(tickTimer) }
+        if snapshotPending {
+            snapshotPending = false
+            onSnapshot(outputs.reduce(0) { $0 + (scene.placement(on: $1.id)?.widgets.count ?? 0) })
+        }
+        for output in outputs where scene.needsFrame(on: output.id) {
+            guard let buffer = backend.nextBuffer(for: output.id) else { continue }
+            let damage = scene.draw(into: buffer)
+            if !damage.isEmpty { backend.present(buffer, damage: damage) }
+        }
+        if let next = scene.nextTick(after: clock()) { armAbsolute(tickTimer, at: next) } else { disarm(tickTimer) }
     }
 
-    public func displayOutputsChanged(_ backend: any DisplayBackend) { placementsStale = true }
+    public func displayOutputsChanged(_ backend: any DisplayBackend) { outputsStale = true }
 
+    /// The X11 backend repaints exposures from its own buffer; a frame wanted for any other
+    /// reason comes with a buffer whose `age` says what it holds, so the scene need do nothing.
     public func displayFrameWanted(_ backend: any DisplayBackend, output: DisplayOutput.ID) {}
 
     public func displayPointer(_ backend: any DisplayBackend, event: PointerEvent) {
-        guard case .press(let button) = event.kind, let p = placements[event.output],
-              let hit = scene.hit(x: event.x, y: event.y, placement: p, now: clock()) else { return }
-        actions.click(hit, button: button)
+        let where_ = pixelPoint(event)
+        perform(scene.handle(event), at: where_)
     }
 
-    public func displayKey(_ backend: any DisplayBackend, event: KeyEvent) {}
+    public func displayKey(_ backend: any DisplayBackend, event: KeyEvent) { perform(scene.handle(event), at: nil) }
+
+    /// The event's point in the widget's picture pixels, for the click's log line.
+    private func pixelPoint(_ event: PointerEvent) -> String? {
+        guard let w = scene.placement(on: event.output)?.widget(atX: event.x, y: event.y),
+              let scale = backend.outputs.first(where: { $0.id == event.output })?.scale else { return nil }
+        return "\(WidgetActions.wholePixel((event.x - w.frame.x) * scale)),\(WidgetActions.wholePixel((event.y - w.frame.y) * scale))"
+    }
+
+    private func perform(_ action: SceneAction, at point: String?) {
+        switch action {
+        case .nothing: break
+        case .click(let id, _):
+            if let request = action.controlRequest { actions.click(request, widget: id, at: point) }
+        case .editWidget(let id): actions.editWidget(id)
+        case .removeWidget(let id): actions.remove(id)
+        case .move(let id, .before(let other)): actions.move(id, to: .before(other))
+        case .move(let id, .index(let i)): actions.move(id, to: .position(i))
+        case .openGallery: actions.openGallery()
+        }
+    }
 
     // MARK: - Timers
 
@@ -176,4 +211,12 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         var count: UInt64 = 0
         _ = read(fd, &count, 8)
     }
+}
+
+/// A display backend whose connection library can hold events already read from its
+/// descriptor (Xlib's queue): the loop dispatches without polling while it does. Called on the
+/// surface's thread.
+public protocol DisplayEventQueue: AnyObject {
+    /// Events read and not yet dispatched.
+    var hasQueuedEvents: Bool { get }
 }

@@ -93,13 +93,18 @@ public final class ViewStreamClient {
                 return events
             }
             for line in lines where !line.isEmpty {
-                switch Self.decode(line) {
-                case .success(let m): events.append(.message(m))
-                case .failure(let refusal as Refusal):
-                    events.append(.disconnected(refusal.description))
+                // One decoder per line (the host's rules: `DesktopViewStreamDecoder`), so that a
+                // malformed line costs only itself, not the lines that came with it.
+                var decoder = DesktopViewStreamDecoder(maxLine: line.count + 1)
+                do {
+                    events += try decoder.feed(line + [0x0A]).map(Event.message)
+                } catch let refusal as DesktopViewStreamDecoder.Refused {
+                    events.append(.disconnected("the host refused the view stream: \(refusal.description)"))
                     close()
                     return events
-                case .failure(let error): events.append(.malformed("\(error)"))
+                } catch {
+                    let shown = String(decoding: line.prefix(120), as: UTF8.self)
+                    events.append(.malformed("\(error): \(shown)\(line.count > 120 ? "…" : "")"))
                 }
             }
         }
@@ -110,23 +115,4 @@ public final class ViewStreamClient {
         if descriptor >= 0 { Glibc.close(descriptor) }
         descriptor = -1
     }
-
-    /// The host answered the watch request with an error (a host without the view stream says
-    /// "unknown op"): a reason, not a message.
-    struct Refusal: Error, CustomStringConvertible { let description: String }
-
-    /// One line: a view message, or the host's refusal (`{"ok":false,"error":…}`), or malformed.
-    static func decode(_ line: [UInt8]) -> Result<DesktopViewMessage, any Error> {
-        do {
-            return .success(try WireCodec.decode(DesktopViewMessage.self, from: Data(line)))
-        } catch {
-            if let r = try? ControlCodec.decode(ControlResponse.self, line: line), !r.ok {
-                return .failure(Refusal(description: "the host refused the view stream: \(r.error ?? "no reason given")"))
-            }
-            let shown = String(decoding: line.prefix(120), as: UTF8.self)
-            return .failure(DecodeFailure(description: "not a view message (\(error)): \(shown)\(line.count > 120 ? "…" : "")"))
-        }
-    }
-
-    struct DecodeFailure: Error, CustomStringConvertible { let description: String }
 }

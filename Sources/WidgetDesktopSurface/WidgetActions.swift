@@ -18,7 +18,7 @@ public struct WidgetActions {
     /// The config file edits write (nil: the default one).
     public var configPath: String
     public var environment: [String: String]
-    /// The editor executable (`widgethost-edit` beside this one).
+    /// The editor executable (`widgethost-edit` beside this one, or `WIDGETHOST_EDIT_EXECUTABLE`).
     public var editExecutable: String
     public var clickTimeout = 2
     public var log: (String) -> Void
@@ -29,18 +29,16 @@ public struct WidgetActions {
         self.editExecutable = editExecutable; self.log = log
     }
 
-    /// A press on `hit`: button 1 on a control runs it (`target`); anywhere else asks the host for
-    /// the widget's URL (button 3), as the GTK surface did. Logs one line with the outcome.
-    public func click(_ hit: SceneHit, button: Int) {
-        let request = button == 1 && hit.target != nil
-            ? ControlRequest(op: .click, id: hit.widget, button: 1, target: hit.target)
-            : ControlRequest(op: .click, id: hit.widget, button: 3)
-        let at = "\(Self.wholePixel(hit.pixelX)),\(Self.wholePixel(hit.pixelY))"
+    /// A click the scene decided on: `request` to the control socket (button 1 with a control's
+    /// target, button 3 for the widget's URL). Logs one line with the outcome; `point`: where, in
+    /// the widget's picture pixels.
+    public func click(_ request: ControlRequest, widget id: String, at point: String?) {
+        let at = point.map { " at \($0)" } ?? ""
         do {
             let r = try ControlSocketClient.send(request, to: controlSocket, timeout: clickTimeout)
-            log("click on \(hit.widget) at \(at): " + (r.ok ? r.message ?? "done" : r.error ?? "refused"))
+            log("click on \(id)\(at): " + (r.ok ? r.message ?? "done" : r.error ?? "refused"))
         } catch {
-            log("click on \(hit.widget): \(error)")
+            log("click on \(id)\(at): \(error)")
         }
     }
 

@@ -12,6 +12,8 @@ public final class UVPipe: UVHandle {
     public var onData: ([UInt8]) -> Void = { _ in }
     public var onEnd: () -> Void = {}
     public var onWriteError: (Int32) -> Void = { _ in }
+    /// Called after each write that completed (its bytes went to the kernel).
+    public var onWriteCompleted: () -> Void = {}
 
     public init(loop: UVLoop) {
         super.init(size: MemoryLayout<uv_pipe_t>.size)
@@ -77,7 +79,7 @@ public final class UVPipe: UVHandle {
             guard let req else { return }
             let pipe = Unmanaged<UVPipe>.fromOpaque(req.pointee.data).takeRetainedValue()
             UnsafeMutableRawPointer(req).deallocate()
-            if status < 0 { pipe.onWriteError(status) }
+            if status < 0 { pipe.onWriteError(status) } else { pipe.onWriteCompleted() }
         }
         if rc < 0 {
             Unmanaged<UVPipe>.fromOpaque(req.pointee.data).release()
@@ -86,5 +88,8 @@ public final class UVPipe: UVHandle {
         }
     }
 
-    public override func didClose() { onData = { _ in }; onEnd = {}; onWriteError = { _ in } }
+    /// Bytes queued by `write` that the kernel has not taken yet (0 when every write went at once).
+    public var unwrittenBytes: Int { isClosing ? 0 : Int(uv_stream_get_write_queue_size(stream)) }
+
+    public override func didClose() { onData = { _ in }; onEnd = {}; onWriteError = { _ in }; onWriteCompleted = {} }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WidgetDesktopScene
 import WidgetDesktopSurface
 import WidgetHostCore
 #if canImport(Glibc)
@@ -10,40 +11,23 @@ import Glibc
 /// scene and the loop; no GTK, no render process. Main thread.
 enum LeanDesktop {
     /// Runs until SIGTERM/SIGINT (0) or the display goes away or cannot be opened (1).
-    static func run(controlSocket: String, configPath: String, environment: [String: String], fallbackScale: Double) -> Int32 {
+    static func run(_ loaded: DesktopSurfaceConfig) -> Int32 {
         let log: (String) -> Void = { FileHandleFree.error("widgethost-desktop: " + $0) }
-        guard let backend = DisplayBackendChoice.open(environment: environment, log: log) else {
+        guard let backend = DisplayBackendChoice.open(environment: loaded.environment, log: log) else {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is WAYLAND_DISPLAY or DISPLAY set?)")
             return 1
         }
         let x11 = backend as? X11DesktopBackend
-        x11?.fallbackScale = fallbackScale
+        let socket = loaded.controlSocket
+        x11?.fallbackScale = loaded.desktop.scale
         FileHandleFree.error("widgethost-desktop: lean surface (\(x11 == nil ? "wayland-client" : "Xlib"), no GTK) on \(backend.modeDescription)")
-        let scene = RenderedPictureScene()
-        scene.log = log
-        let actions = WidgetActions(controlSocket: controlSocket, configPath: configPath, environment: environment,
-                                    editExecutable: siblingExecutable("widgethost-edit"), log: log)
-        let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: controlSocket), scene: scene,
+        let actions = WidgetActions(controlSocket: socket, configPath: loaded.editPath, environment: loaded.environment,
+                                    editExecutable: loaded.environment["WIDGETHOST_EDIT_EXECUTABLE"] ?? SiblingExecutable.path("widgethost-edit"), log: log)
+        let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: socket), scene: DesktopScene(),
                                       actions: actions, log: log)
         loop.onLayout = { x11?.fallbackScale = $0.scale }
-        loop.onSnapshot = { log("\($0) widget(s) from \(controlSocket) on \(backend.modeDescription)") }
+        loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
+        loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
         return loop.run()
-    }
-
-    /// `name` in this executable's directory.
-    static func siblingExecutable(_ name: String) -> String {
-        var buf = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-        guard n > 0 else { return name }
-        return String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self).deletingLastPathComponent + "/" + name
-    }
-
-    /// `widgethost-desktop --gallery`: becomes `widgethost-edit --gallery`.
-    static func execGallery() -> Int32 {
-        let editor = siblingExecutable("widgethost-edit")
-        let argv = [strdup(editor), strdup("--gallery"), nil]
-        execv(editor, argv)
-        FileHandleFree.error("widgethost-desktop: cannot start \(editor): \(String(cString: strerror(errno))) (it comes with widgethost-edit)")
-        return 1
     }
 }

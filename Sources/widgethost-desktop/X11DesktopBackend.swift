@@ -1,6 +1,7 @@
 import CX11
 import FoundationEssentials
 import WidgetDesktopScene
+import WidgetDesktopSurface
 import WidgetRendering
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +15,12 @@ import Glibc
 /// Scale from `Xft.dpi` (96 = 1), else `fallbackScale` (the layout's `scale`). Input reaches the
 /// windows only inside the widgets' rectangles (an XShape input region); a fully obscured
 /// window lends no buffer; an exposed one is repainted from its own buffer without the scene;
-/// RandR screen changes re-read the monitors. Frames go out with MIT-SHM when the server
-/// shares memory with us, else `XPutImage`, damaged rectangles only.
+/// RandR screen changes re-read the monitors. Pointer motion is reported only with a button held
+/// (edit mode's drag), so an idle pointer over the desktop costs nothing. Frames go out with
+/// MIT-SHM when the server shares memory with us, else `XPutImage`, damaged rectangles only.
 ///
 /// Threading: the surface's one thread (Xlib is used without `XInitThreads`). Not `Sendable`.
-final class X11DesktopBackend: DisplayBackend {
+final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
     weak var delegate: (any DisplayBackendDelegate)?
     private(set) var outputs: [DisplayOutput] = []
     let pollDescriptor: Int32
@@ -180,7 +182,8 @@ final class X11DesktopBackend: DisplayBackend {
         attributes.border_pixel = 0
         attributes.background_pixel = 0
         attributes.override_redirect = unmanaged ? 1 : 0
-        attributes.event_mask = ExposureMask | VisibilityChangeMask | ButtonPressMask | ButtonReleaseMask | KeyPressMask | StructureNotifyMask
+        attributes.event_mask = ExposureMask | VisibilityChangeMask | ButtonPressMask | ButtonReleaseMask | ButtonMotionMask
+            | LeaveWindowMask | KeyPressMask | StructureNotifyMask
         let mask = UInt(CWColormap | CWBorderPixel | CWBackPixel | CWOverrideRedirect | CWEventMask)
         let window = XCreateWindow(display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), 0, depth,
                                    UInt32(InputOutput), visual, mask, &attributes)
@@ -241,6 +244,27 @@ final class X11DesktopBackend: DisplayBackend {
                        width: UInt16(clamping: Int(saturating: (r.width * s).rounded(.up))), height: UInt16(clamping: Int(saturating: (r.height * s).rounded(.up))))
         }
         XShapeCombineRectangles(display, surface.window, ShapeInput, 0, 0, &xrects, Int32(xrects.count), ShapeSet, Unsorted)
+        // Without a compositor the transparent pixels between widgets would show black over the
+        // wallpaper: the window's shape is then the input region too (a menu open: the area).
+        if !compositing {
+            XShapeCombineRectangles(display, surface.window, ShapeBounding, 0, 0, &xrects, Int32(xrects.count), ShapeSet, Unsorted)
+        } else {
+            XShapeCombineMask(display, surface.window, ShapeBounding, 0, 0, 0, ShapeSet)
+        }
+    }
+
+    /// Whether a compositing manager runs on the screen (it owns `_NET_WM_CM_S<screen>`).
+    private var compositing: Bool { XGetSelectionOwner(display, atom(display, "_NET_WM_CM_S\(screen)")) != 0 }
+
+    /// Grabs the keyboard for `output`'s window while the scene's menu or edit mode wants keys
+    /// (a desktop window takes no focus from the window manager), and lets it go after.
+    func setKeyboardWanted(_ wanted: Bool, on output: DisplayOutput.ID) {
+        guard let surface = surfaces[output], surface.window != 0 else { return }
+        if wanted {
+            XGrabKeyboard(display, surface.window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+        } else {
+            XUngrabKeyboard(display, UInt(CurrentTime))
+        }
     }
 
     // MARK: - Buffers
@@ -332,6 +356,8 @@ final class X11DesktopBackend: DisplayBackend {
 
     func flush() throws { XFlush(display) }
 
+    var hasQueuedEvents: Bool { XEventsQueued(display, QueuedAlready) > 0 }
+
     func dispatch() throws {
         while XPending(display) > 0 {
             var event = XEvent()
@@ -369,6 +395,16 @@ final class X11DesktopBackend: DisplayBackend {
             guard (1...3).contains(button) else { return }   // 4–7: the wheel
             delegate?.displayPointer(self, event: PointerEvent(output: id, kind: type == ButtonPress ? .press(button: button) : .release(button: button),
                                                                x: Double(e.x) / surface.scale, y: Double(e.y) / surface.scale, time: UInt32(truncatingIfNeeded: e.time)))
+        case MotionNotify:   // with a button held: edit mode's drag
+            let e = event.xmotion
+            guard let (id, surface) = surface(of: e.window) else { return }
+            delegate?.displayPointer(self, event: PointerEvent(output: id, kind: .motion, x: Double(e.x) / surface.scale,
+                                                               y: Double(e.y) / surface.scale, time: UInt32(truncatingIfNeeded: e.time)))
+        case LeaveNotify:
+            let e = event.xcrossing
+            guard let (id, surface) = surface(of: e.window) else { return }
+            delegate?.displayPointer(self, event: PointerEvent(output: id, kind: .leave, x: Double(e.x) / surface.scale,
+                                                               y: Double(e.y) / surface.scale, time: UInt32(truncatingIfNeeded: e.time)))
         case KeyPress:
             guard let (id, _) = surface(of: event.xkey.window) else { return }
             let symbol = XLookupKeysym(&event.xkey, 0)

@@ -1,5 +1,6 @@
-// widgethost-desktop: the configured widgets' pictures on the desktop (docs/desktop.md). A reader
-// of out/ like `widgethost follow`; a separate executable so the daemon never links GTK.
+// widgethost-desktop: the configured widgets on the desktop (docs/desktop.md). The lean surface
+// (no toolkit) draws the host's view stream; a separate executable so the daemon never links
+// a display library.
 #if canImport(Glibc)
 import Glibc
 #endif

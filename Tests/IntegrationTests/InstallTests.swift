@@ -44,7 +44,7 @@ import Glibc
         let first = install()
         #expect(first.status == 0, "\(first.stderr)")
         let installed = [".local/bin/widgethost", ".local/bin/widgethost-worker", ".local/bin/widgethost-render",
-                         ".local/bin/widgethost-desktop", ".local/share/widgethost/Plugins/HabitWidget.so",
+                         ".local/bin/widgethost-desktop", ".local/bin/widgethost-desktop-gtk", ".local/share/widgethost/Plugins/HabitWidget.so",
                          ".local/share/widgethost/Plugins/SystemWidgets.so", ".local/share/widgethost/Plugins/ClockyWidget.so",
                          ".config/systemd/user/widgethost.service", ".config/systemd/user/widgethost@.service",
                          ".local/share/bash-completion/completions/widgethost", ".local/share/zsh/site-functions/_widgethost",

@@ -1,8 +1,10 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+import WidgetDesktopScene
 import WidgetGraphics
 import WidgetHostCore
+import WidgetLayout
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -63,14 +65,14 @@ import Glibc
         lean.send(T.clocky, stale: false)
         lean.send(T.habit, view: LeanTrees.habit(count: 3))
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
-        #expect(desktop.stderr.contains("view stream: not a view message"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("view stream: not a view stream message"), "\(desktop.stderr)")
 
         // The host goes: every widget dimmed and marked at once.
-        lean.host.goAway()
+        lean.hostGoesAway()
         s.expectShows(frames, dimmed: [T.habit, T.stats, T.clocky], within: Self.patience, shot: shot, log: desktop)
         #expect(desktop.stderr.contains("the host closed the view stream: widgets are shown as not running"), "\(desktop.stderr)")
         // ... and comes back: the surface watches again and shows the widgets as they are.
-        try lean.host.comeBack()
+        try lean.hostComesBack()
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
         #expect(lean.host.watches == 2)
 
@@ -201,6 +203,106 @@ import Glibc
         #expect(lean.host.requests.count == clicks + 1, "the click in the gap reached the surface: \(lean.host.requests)")
     }
 
+    /// With no compositor (a transparent pixel would show black), the desktop shows between the
+    /// widgets: the window's shape is the widgets' rectangles.
+    @Test func x11LeanSurfaceShowsTheDesktopBetweenWidgetsWithoutACompositor() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xsetroot = requireProgram("xsetroot", package: "x11-xserver-utils"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let lean = try LeanScene(display: screen.display, anchor: "top-right")
+        defer { lean.stop() }
+        let s = lean.scene
+        #expect(s.run(xsetroot, ["-solid", "#336699"]).status == 0)
+        let desktop = try lean.startDesktop()
+        let habit = T.frames(origin: T.topRightOrigin)[T.habit]!
+        func pixel(_ image: PixelImage, _ x: Int, _ y: Int) -> UInt32 { image.pixels[y * image.width + x] & 0xFF_FFFF }
+        #expect(eventually(timeout: Self.patience) {
+            guard let image = s.rootShot(capture) else { return false }
+            // Habit drawn (its blue background), the gap beside it and the row gap below it the desktop's colour.
+            return pixel(image, habit.x + 158, habit.y + 250) != 0x33_6699 && pixel(image, habit.x + 316 + 22, habit.y + 150) == 0x33_6699
+                && pixel(image, habit.x + 150, habit.y + 316 + 38) == 0x33_6699
+        }, "desktop:\n\(desktop.stderr)")
+    }
+
+    /// `Xft.dpi` (192: scale 2) wins over the layout's scale (1): the grid is drawn at scale 2.
+    @Test func x11LeanSurfaceTakesItsScaleFromXftDPI() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xrdb = requireProgram("xrdb", package: "x11-xserver-utils"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let lean = try LeanScene(display: screen.display, anchor: "top-right", scale: 1)
+        defer { lean.stop() }
+        let s = lean.scene
+        FileManagerFree.write(s.dir.path + "/Xresources", "Xft.dpi: 192\n")
+        #expect(s.run(xrdb, ["-merge", s.dir.path + "/Xresources"]).status == 0)
+        let desktop = try lean.startDesktop()
+        s.expectShows(T.frames(origin: T.topRightOrigin), dimmed: [], within: Self.patience, shot: { s.rootShot(capture) }, log: desktop)
+    }
+
+    /// The surface's own menu (button 3): "Edit Widget" starts the editor (`widgethost-edit`
+    /// beside the surface; here a script standing in for it, by `WIDGETHOST_EDIT_EXECUTABLE`) with
+    /// `--edit ID`; "Remove Widget" takes the widget out of `config.json` through the config-edit
+    /// library, as `widgethost remove`; "Edit Home Screen" and a drag move a widget in the grid
+    /// order, as `widgethost move`.
+    @Test func x11LeanMenuEditsAndRemovesAWidget() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xdotool = requireProgram("xdotool", package: "xdotool"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let lean = try LeanScene(display: screen.display, anchor: "top-right")
+        defer { lean.stop() }
+        let s = lean.scene
+        let editor = s.dir.path + "/editor", edited = s.dir.path + "/edited.log"
+        FileManagerFree.write(editor, "#!/bin/sh\necho \"$@\" >> \(edited)\n")
+        chmod(editor, 0o755)
+        let desktop = try lean.startDesktop(extraEnvironment: ["WIDGETHOST_EDIT_EXECUTABLE=\(editor)"])
+        let frames = T.frames(origin: T.topRightOrigin)
+        let shot = { s.rootShot(capture) }
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        let origin = T.topRightOrigin, area = (width: 676.0 / 2, height: 708.0 / 2)
+        /// Opens the menu at screen pixel (`x`, `y`) and clicks its row `command`.
+        func choose(_ command: ContextMenu.Command, atX x: Int, y: Int) {
+            #expect(s.run(xdotool, ["mousemove", "\(x)", "\(y)", "click", "3"]).status == 0)
+            let menu = ContextMenu(widgetID: "", x: Double(x - origin.0) / 2, y: Double(y - origin.1) / 2,
+                                   areaWidth: area.width, areaHeight: area.height)
+            let row = menu.rowFrame(ContextMenu.Command.allCases.firstIndex(of: command)!)
+            let (rx, ry) = (origin.0 + Int((row.x + row.width / 2) * 2), origin.1 + Int((row.y + row.height / 2) * 2))
+            // The menu is drawn: the row's middle is no longer the widget's picture.
+            #expect(eventually(timeout: Self.patience) {
+                guard let image = shot() else { return false }
+                return s.differing(image, frame: frames[T.stats]!, id: T.stats, dimmed: false) > 316 * 316 / 50
+                    || s.differing(image, frame: frames[T.habit]!, id: T.habit, dimmed: false) > 316 * 316 / 50
+            }, "no menu drawn")
+            #expect(s.run(xdotool, ["mousemove", "\(rx)", "\(ry)", "click", "1"]).status == 0)
+        }
+        let config = s.session.home + "/.config/widgethost/config.json"
+        choose(.editWidget, atX: origin.0 + 60, y: origin.1 + 60)
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.read(edited) == "--edit \(T.habit)\n" },
+                "edited: \(FileManagerFree.read(edited) ?? "nothing")\n\(desktop.stderr)")
+        #expect(desktop.stderr.contains("started \(editor) --edit \(T.habit)"), "\(desktop.stderr)")
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        choose(.removeWidget, atX: origin.0 + 360 + 40, y: origin.1 + 40)
+        #expect(eventually(timeout: Self.patience) { desktop.stderr.contains("remove \(T.stats): done") }, "\(desktop.stderr)")
+        let text = FileManagerFree.read(config) ?? ""
+        #expect(!text.contains(T.stats) && !text.contains("StatsWidget"), "\(text)")
+        #expect(text.contains(T.habit) && text.contains(T.clocky), "\(text)")
+
+        // Edit Home Screen, then Clocky dragged to Habit's place: the grid order in config.json
+        // changes as `widgethost move` changes it.
+        choose(.editHomeScreen, atX: origin.0 + 60, y: origin.1 + 60)
+        let clocky = frames[T.clocky]!
+        #expect(s.run(xdotool, ["mousemove", "\(clocky.x + 300)", "\(clocky.y + 150)", "mousedown", "1"]).status == 0)
+        for step in 1...8 {
+            _ = s.run(xdotool, ["mousemove", "\(clocky.x + 300 - step * 30)", "\(clocky.y + 150 - step * 45)"])
+        }
+        #expect(s.run(xdotool, ["mouseup", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { desktop.stderr.contains("move \(T.clocky): done") }, "\(desktop.stderr)")
+        let moved = FileManagerFree.read(config) ?? ""
+        let order = moved.components(separatedBy: "\"desktop\"").last ?? ""
+        #expect((order.range(of: T.clocky)?.lowerBound).map { $0 < order.range(of: T.habit)!.lowerBound } == true, "\(moved)")
+    }
+
     /// Hostile streams: trees with 10 000 nodes, a 1 MB string, NaN / infinite / negative
     /// frames, a line of garbage, a widget of an unknown id, an empty snapshot then a new one:
     /// each is drawn or refused with a line saying why, the surface keeps answering (a change
@@ -229,15 +331,72 @@ import Glibc
         lean.send(T.clocky, stale: true)
         s.expectShows(frames, dimmed: [T.clocky], within: Self.patience, shot: shot, log: desktop)
         #expect(desktop.waitForExit(timeout: 0) == nil, "the surface ended: \(desktop.stderr)")
-        #expect(desktop.stderr.contains("view stream: not a view message"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("view stream: not a view stream message"), "\(desktop.stderr)")
         let rss = FileManagerFree.read("/proc/\(desktop.pid)/status")?.split(separator: "\n")
             .first { $0.hasPrefix("VmHWM:") }.flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? Int.max
         #expect(rss < 200_000, "the surface's peak RSS was \(rss) kB")
     }
 
-    /// A widget with no entry yet (`view` nil) takes no place on the grid; it appears, and the
-    /// grid grows, when its first entry comes.
-    @Test func x11LeanSurfacePlacesAWidgetOnceItHasAnEntry() throws {
+    /// The real host streams the Habit widget and MyAppWidget (their `png` outputs only give the
+    /// test the host's own pictures to compare the screen with; the surface draws the streamed
+    /// trees). A real click (xdotool) on Habit's Log button, found in the host's `regions.json`,
+    /// runs the button's intent through the control socket: the count goes up in the text output
+    /// and on screen. A click on MyAppWidget, which has no control but a `widgetURL`, opens that
+    /// URL with the host's opener. Then the host is killed: the widgets are dimmed as not running.
+    @Test func x11ClickOnTheHabitButtonLogsTheHabit() throws {
+        guard let capture = requireProgram("import", package: "imagemagick"),
+              let xdotool = requireProgram("xdotool", package: "xdotool"),
+              let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
+        defer { withExtendedLifetime(screen) {} }
+        let s = try DesktopScene(display: screen.display, anchor: "top-right", plugins: ["HabitWidget"])
+        defer { s.stop() }
+        let myApp = "MyAppWidget-systemSmall", opened = s.dir.path + "/opened.log", opener = s.session.bin + "/opener"
+        FileManagerFree.write(opener, "#!/bin/sh\necho \"$@\" >> \(opened)\n")
+        chmod(opener, 0o755)
+        s.writeConfig("""
+            {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]},
+                         {"kind": "MyAppWidget", "family": "systemSmall", "outputs": ["files", "png"]}],
+             "defaults": {"picture": {"scale": 2}, "opener": "\(opener)", "openSchemes": ["myapp"]},
+             "desktop": {"widgets": ["\(T.habit)", "\(myApp)"], "scale": 2}}
+            """)
+        s.picturePath = { [out = s.out] in out + "/\($0).png" }
+        s.markAreas = { _ in LeanScene.markCorners(.notRunning, family: .systemSmall) }
+        let host = try s.session.startHost()
+        let regionsFile = s.out + "/" + PictureRegions.fileName(for: T.habit)
+        #expect(eventually(timeout: Self.patience) {
+            s.session.text(T.habit)?.contains("Habit 0/8") == true && FileManagerFree.exists(s.out + "/\(T.habit).png")
+                && FileManagerFree.exists(regionsFile) && FileManagerFree.exists(s.out + "/\(myApp).png")
+        }, "host:\n\(host.stderr.suffix(3000))")
+        let before = try #require(readBytes(s.out + "/\(T.habit).png"))
+        let desktop = try s.startDesktop()
+        let frame = (x: T.screen.width - 64 - 676, y: 64, w: 316, h: 316)
+        let frames = [T.habit: frame, myApp: (x: frame.x + 360, y: 64, w: 316, h: 316)]
+        let shot = { s.rootShot(capture) }
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        #expect(desktop.stderr.contains("widgethost-desktop: lean surface (Xlib, no GTK)"), "the lean surface is the default on X11: \(desktop.stderr)")
+
+        let regions = try #require(readBytes(regionsFile).flatMap { PictureRegions.decode(Data($0)) })
+        let button = try #require(regions.regions.first { $0.kind == "button" }, "no button in \(regions)")
+        let x = frame.x + Int(button.x + button.width / 2), y = frame.y + Int(button.y + button.height / 2)
+        #expect(s.run(xdotool, ["mousemove", "\(x)", "\(y)", "click", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { s.session.text(T.habit)?.contains("Habit 1/8") == true },
+                "desktop:\n\(desktop.stderr)\nhost:\n\(host.stderr.suffix(3000))")
+        #expect(desktop.stderr.contains("click on \(T.habit) at \(Int(button.x + button.width / 2)),"), "\(desktop.stderr)")
+        #expect(eventually(timeout: Self.patience) { readBytes(s.out + "/\(T.habit).png").map { $0 != before } == true },
+                "the picture was not redrawn after the click")
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
+
+        #expect(s.run(xdotool, ["mousemove", "\(frame.x + 360 + 40)", "\(frame.y + 40)", "click", "1"]).status == 0)
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.read(opened) == "myapp://habit/drink-water\n" },
+                "opened: \(FileManagerFree.read(opened) ?? "nothing")\ndesktop:\n\(desktop.stderr)\nhost:\n\(host.stderr.suffix(3000))")
+
+        host.signal(SIGKILL)
+        s.expectShows(frames, dimmed: [T.habit, myApp], within: Self.patience, shot: shot, log: desktop)
+    }
+
+    /// A widget with no entry yet (`view` nil) keeps its grid place, empty (the desktop shows
+    /// through); its picture appears there when its first entry comes.
+    @Test func x11LeanSurfaceShowsAWidgetOnceItHasAnEntry() throws {
         guard let capture = requireProgram("import", package: "imagemagick"),
               let screen = try XServer.start(width: T.screen.width, height: T.screen.height) else { return }
         defer { withExtendedLifetime(screen) {} }
@@ -246,12 +405,14 @@ import Glibc
         let s = lean.scene
         let desktop = try lean.startDesktop()
         let shot = { s.rootShot(capture) }
-        // Habit alone: a 316 px grid at the top-right corner.
-        s.expectShows([T.habit: (x: T.screen.width - 64 - 316, y: 64, w: 316, h: 316)], dimmed: [], within: Self.patience, shot: shot, log: desktop)
-        #expect(desktop.stderr.contains("1 widget(s) from"), "\(desktop.stderr)")
+        let frames = T.frames(origin: T.topRightOrigin)
+        s.expectShows([T.habit: frames[T.habit]!], dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        #expect(desktop.stderr.contains("3 widget(s) from"), "\(desktop.stderr)")
+        let image = try #require(shot())
+        #expect(s.differing(image, frame: frames[T.stats]!, id: T.stats, dimmed: false) > 316 * 316 / 2, "Stats drawn before its entry")
         lean.send(T.stats, view: LeanTrees.stats)
         lean.send(T.clocky, view: LeanTrees.clocky)
-        s.expectShows(T.frames(origin: T.topRightOrigin), dimmed: [], within: Self.patience, shot: shot, log: desktop)
+        s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
     }
 }
 
@@ -266,34 +427,67 @@ final class LeanScene {
     private var widgets: [String: DesktopViewMessage.Widget] = [:]
     private let renderer = PictureRenderer()
 
-    init(display: String, anchor: String, withoutViews: Set<String> = []) throws {
+    /// `scale`: the layout's (`desktop.scale`), which `Xft.dpi` overrides.
+    init(display: String, anchor: String, withoutViews: Set<String> = [], scale: Double = 2) throws {
         scene = try DesktopScene(display: display, anchor: anchor)
         let socket = scene.dir.path + "/ctl.sock"
         scene.writeConfig("""
             {"paths": {"socket": "\(socket)"},
              "widgets": [\(DesktopScene.widgets.map { id in "{\"kind\": \"\(id.dropLast(id.split(separator: "-").last!.count + 1))\", \"family\": \"\(id.split(separator: "-").last!)\"}" }.joined(separator: ", "))],
              "desktop": {"widgets": [\(DesktopScene.widgets.map { "\"\($0)\"" }.joined(separator: ", "))],
-                         "anchor": "\(anchor)", "margin": 32, "gap": 22, "columns": 2, "scale": 2}}
+                         "anchor": "\(anchor)", "margin": 32, "gap": 22, "columns": 2, "scale": \(scale)}}
             """)
         let trees = [DesktopSurfaceTests.habit: LeanTrees.habit(count: 0), DesktopSurfaceTests.stats: LeanTrees.stats,
                      DesktopSurfaceTests.clocky: LeanTrees.clocky]
         let served = DesktopScene.widgets.map { LeanTrees.widget($0, view: withoutViews.contains($0) ? nil : trees[$0]) }
         let snapshot = DesktopViewMessage(
             snapshot: true,
-            layout: .init(widgets: DesktopScene.widgets, anchor: anchor, margin: 32, gap: 22, columns: 2, scale: 2, dark: false),
+            layout: .init(widgets: DesktopScene.widgets, anchor: anchor, margin: 32, gap: 22, columns: 2, scale: scale, dark: false),
             widgets: served, removed: [])
         host = try FakeViewHost(path: socket, snapshot: snapshot)
         for w in served { widgets[w.id] = w }
         for id in DesktopScene.widgets { try expect(id) }
         scene.picturePath = { [dir = scene.dir.path] in dir + "/expected-\($0).png" }
+        scene.markAreas = { [unowned self] id in markArea(id).map { [$0] } ?? [] }
+    }
+
+    /// Whether the fake host is away (every widget "not running"); set by `hostGoesAway`/`hostComesBack`.
+    private(set) var hostAway = false
+
+    func hostGoesAway() { hostAway = true; host.goAway() }
+    func hostComesBack() throws { hostAway = false; try host.comeBack() }
+
+    /// Where the scene puts `id`'s mark (`WidgetMark`), in picture pixels at scale 2, widened by
+    /// 2 px for anti-aliasing; nil when it has none.
+    private func markArea(_ id: String) -> (x: Int, y: Int, w: Int, h: Int)? {
+        guard let w = widgets[id], let mark = WidgetMark(stale: w.stale, running: w.running && !hostAway) else { return nil }
+        let size = w.family.nominalSize
+        let placed = w.view.map { renderer.layout($0, family: w.family, now: LeanTrees.date) }
+        let r = WidgetMark.frame(textWidth: Self.markTextWidth(mark, renderer), width: size.width, height: size.height, placed: placed)
+        return Self.pixels(r)
+    }
+
+    /// Every corner a mark may take on a widget of `family` (for a tree the test does not
+    /// know: the real host's), in picture pixels at scale 2.
+    static func markCorners(_ mark: WidgetMark, family: WidgetFamily) -> [(x: Int, y: Int, w: Int, h: Int)] {
+        let size = family.nominalSize
+        let w = markTextWidth(mark, PictureRenderer()) + 2 * WidgetMark.padding, h = WidgetMark.height, i = WidgetMark.inset
+        return [(size.width - i - w, i), (size.width - i - w, size.height - i - h), (i, size.height - i - h), (i, i)]
+            .map { pixels(Rect(x: $0.0, y: $0.1, width: w, height: h)) }
+    }
+
+    static func markTextWidth(_ mark: WidgetMark, _ renderer: PictureRenderer) -> Double {
+        renderer.text.measure(mark.text, font: WidgetMark.font, width: nil, maxLines: 1).width
+    }
+
+    static func pixels(_ r: Rect) -> (x: Int, y: Int, w: Int, h: Int) {
+        (Int(r.x * 2) - 2, Int(r.y * 2) - 2, Int(r.width * 2) + 4, Int(r.height * 2) + 4)
     }
 
     func stop() { host.stop(); scene.stop() }
 
-    /// The lean surface, as the session starts `widgethost-desktop`.
-    func startDesktop() throws -> BarProcess {
-        try scene.start(scene.session.bin + "/widgethost-desktop", ["--lean"], name: "desktop")
-    }
+    /// The lean surface, as the session starts `widgethost-desktop` (no arguments: the default on X11).
+    func startDesktop(extraEnvironment: [String] = []) throws -> BarProcess { try scene.startDesktop(extraEnvironment: extraEnvironment) }
 
     /// Renders the picture `id` should show now (its current tree, scale 2) for `differing`.
     private func expect(_ id: String) throws {

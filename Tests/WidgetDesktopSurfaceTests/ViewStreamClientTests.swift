@@ -64,7 +64,7 @@ import Glibc
         let events = Self.events(client, count: 2)
         try #require(events.count == 2, "\(events)")
         guard case .malformed(let why) = events[0] else { Issue.record("not reported: \(events[0])"); return }
-        #expect(why.contains("not a view message") && why.contains(#"{"snapshot": "yes"}"#), "\(why)")
+        #expect(why.contains("not a view stream message") && why.contains(#"{"snapshot": "yes"}"#), "\(why)")
         #expect(events[1] == .message(Self.snapshot))
         #expect(client.isConnected)
         close(peer)

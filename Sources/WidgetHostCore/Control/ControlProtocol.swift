@@ -4,9 +4,11 @@ import OpenWidgetKit
 /// One request on the control socket (DESIGN §9): a JSON object on one line.
 ///
 /// `{"op":"reload","kind":"Clock"}` (no kind: every widget), `{"op":"click","id":"clock-small",
-/// "button":1,"target":"Log"}`, `{"op":"status"}`. Value type.
+/// "button":1,"target":"Log"}`, `{"op":"status"}`, `{"op":"watch"}` (the connection becomes a
+/// subscription to the desktop view stream: `DesktopViewMessage` lines, not one answer;
+/// `DesktopViewStream`). Value type.
 public struct ControlRequest: Codable, Equatable, Sendable {
-    public enum Op: String, Codable, Sendable { case reload, click, status }
+    public enum Op: String, Codable, Sendable { case reload, click, status, watch }
     public var op: Op
     /// `reload`: the widget kind (nil = all).
     public var kind: String?

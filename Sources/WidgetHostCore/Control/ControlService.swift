@@ -38,6 +38,10 @@ public final class ControlService {
             host.click(id: id, button: request.button, target: request.target, reply: reply)
         case .status:
             reply(ControlResponse(ok: true, status: host.status(pid: pid)))
+        case .watch:
+            // A subscription, not a request: the platform turns the connection into one
+            // (`DesktopViewStream.subscribe`) before it gets here.
+            reply(.failure("watch must be the first line of a connection of its own"))
         }
     }
 }

@@ -21,6 +21,10 @@ public final class WidgetHost {
     public let supervisor: BundleSupervisor
     /// The `png` / `svg` outputs (nil: no render process can be started, e.g. in unit tests).
     public let pictures: PictureOutputs?
+    /// The desktop view stream (`{"op":"watch"}` on the control socket).
+    public let desktopView: DesktopViewStream
+    /// A new configuration was applied: the next desktop refresh is a snapshot.
+    var desktopSnapshotDue = false
     private let loop: any HostLoop
     let logger: Logger
     private var pluginDebouncer: Debouncer?
@@ -73,7 +77,9 @@ public final class WidgetHost {
         pictures = pictureLauncher.map { PictureOutputs(config: config, loop: loop, launcher: $0, logger: logger) }
         scheduler.pictures = pictures
         pictures?.onProblem = { [weak scheduler] id, reason in scheduler?.setPictureProblem(reason, for: id) }
+        desktopView = DesktopViewStream(loop: loop, logger: logger)
         LimitsWiring.connect(host: self)
+        connectDesktopView()
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
             self?.rescanPlugins()
@@ -211,6 +217,7 @@ public final class WidgetHost {
         if new.paths.plugins != old.paths.plugins {
             rescanPlugins()  // not created here: a folder the config names must exist (ConfigSource)
         }
+        desktopSnapshotDue = true  // the replan's refresh sends it
         replan(changedBundles: [], removedReason: "widget removed from the configuration")
     }
 
@@ -224,6 +231,7 @@ public final class WidgetHost {
         pluginRescanRetry?.close(); pluginRescanRetry = nil
         for t in containerThrottles.values { t.close() }
         containerThrottles = [:]
+        desktopView.close()
         registry.stopAll()
         fileSink.close()
         logger.notice("stopped")
@@ -254,6 +262,7 @@ public final class WidgetHost {
         updateContainers()
         scheduler.keepPreloaded = registry.isValidating
         scheduler.setInstances(plan.instances, changedBundles: changedBundles, removedReason: removedReason)
+        refreshDesktopView()
     }
 
     private func updateContainers() {

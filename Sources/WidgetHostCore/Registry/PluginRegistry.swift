@@ -53,6 +53,8 @@ public final class PluginRegistry {
     private let logger: Logger
     public var requestTimeout: Double
     public var onEvent: (RegistryEvent) -> Void = { _ in }
+    /// Told when a bundle's worker started, exited or was stopped (`LoadedBundle.isWorkerRunning`).
+    public var onWorkerChanged: (LoadedBundle) -> Void = { _ in }
     /// Extra worker arguments for a bundle file (its limits: memory cap, response size).
     public var workerArguments: (LoadedBundle) -> [String] = { _ in [] }
 
@@ -235,10 +237,12 @@ public final class PluginRegistry {
             guard let self, let bundle, bundle.workerGeneration == generation else { return }
             bundle.connection = nil
             self.logger.warning("worker exited: \(bundle.name): \(self.clean(failure.description, bundle))")
+            self.onWorkerChanged(bundle)
         }
         switch result {
         case .success(let c):
             bundle.connection = c
+            onWorkerChanged(bundle)
             return c
         case .failure(let f):
             if validating[bundle.name] == bundle.file.fingerprint { finishRejected(bundle.file, reason: f.description) }
@@ -252,8 +256,10 @@ public final class PluginRegistry {
 
     private func stopWorker(_ bundle: LoadedBundle) {
         bundle.workerGeneration += 1
-        bundle.connection?.stop()
+        guard let connection = bundle.connection else { return }
+        connection.stop()
         bundle.connection = nil
+        onWorkerChanged(bundle)
     }
 
     private func removeSnapshot(_ bundle: LoadedBundle) {

@@ -109,6 +109,9 @@ public final class TimelineScheduler {
     public weak var limits: (any TimelineLimits)?
     /// The `png` / `svg` outputs: shown each entry (and live-date tick) after the text outputs.
     public weak var pictures: PictureOutputs?
+    /// Told each entry shown, after the outputs, with the very tree the pictures are given (the
+    /// desktop view stream; live-date ticks show the same entry again).
+    public var onShown: (WidgetInstance, WireEntry) -> Void = { _, _ in }
     /// Told around each in-process drawing; may refuse an instance (`DrawingJournal`).
     public weak var drawGuard: (any DrawingGuard)?
     private var timer: (any WallClockTimer)?
@@ -385,5 +388,6 @@ public final class TimelineScheduler {
                                pango: r.pango, relevance: entry.relevance?.score, background: r.background)
         publisher.publish(out, to: inst.spec.outputs)
         pictures?.show(inst.spec, view: entry.view, now: now, live: inst.liveChange != nil)
+        onShown(inst, entry)
     }
 }

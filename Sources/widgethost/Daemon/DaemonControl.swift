@@ -7,9 +7,11 @@ import Glibc
 #endif
 
 /// The daemon's interactive side (DESIGN §8, §9): the control socket (`reload`, `click`,
-/// `status`), i3bar click events read from stdin, and the URL opener. Control connections are
+/// `status`, and `watch`, which turns its connection into a subscription to the desktop view
+/// stream), i3bar click events read from stdin, and the URL opener. Control connections are
 /// held to a `ControlConnectionTable` (a cap from the descriptor limit, an idle timeout that
-/// also ends half-sent lines). Loop thread only.
+/// also ends half-sent lines; a subscription is a request in progress until it ends, so it is
+/// neither idle nor evicted). Loop thread only.
 final class DaemonControl {
     private let loop: UVLoop
     private let host: WidgetHost
@@ -17,6 +19,8 @@ final class DaemonControl {
     private let service: ControlService
     private var server: UVPipeServer?
     private var clients: [Int: UVPipe] = [:]
+    /// The connections that are view-stream subscriptions.
+    private var subscriptions: Set<Int> = []
     private var nextClient = 0
     private var table = ControlConnectionTable(capacity: ControlConnectionTable.capacity(forFileLimit: DaemonControl.fileLimit()))
     private var sweepTimer: UVTimer?
@@ -74,7 +78,13 @@ final class DaemonControl {
             guard let self, let client else { return }
             self.table.activity(key, now: self.now)
             guard let lines = try? splitter.feed(chunk) else { self.drop(key); return }
+            // A subscriber's further lines are not requests: answers would break its stream.
+            guard !self.subscriptions.contains(key) else { return }
             for line in lines where !line.isEmpty {
+                if (try? ControlCodec.decode(ControlRequest.self, line: line))?.op == .watch {
+                    self.watch(key, client)
+                    return
+                }
                 self.table.requestStarted(key, now: self.now)
                 self.service.handle(line: line) { [weak self, weak client] reply in
                     guard let self else { return }
@@ -90,6 +100,20 @@ final class DaemonControl {
         if sweepTimer?.isActive == false { sweepTimer?.start(milliseconds: 1000) }
     }
 
+    /// Makes connection `key` a subscriber of the desktop view stream, or tells it why not and
+    /// closes it once that is written.
+    private func watch(_ key: Int, _ client: UVPipe) {
+        table.requestStarted(key, now: now)  // ended only by the connection's end
+        subscriptions.insert(key)
+        let connection = ViewStreamConnection(pipe: client, onDrained: { [weak self] in self?.host.desktopView.drained(key) },
+                                              onClose: { [weak self] _ in self?.drop(key) })
+        if let refusal = host.desktopView.subscribe(id: key, connection) {
+            logger.warning("control socket: watch \(refusal)")
+            client.onWriteCompleted = { [weak self] in self?.drop(key) }
+            client.write(ControlCodec.encode(ControlResponse.failure(refusal)))
+        }
+    }
+
     /// Closes idle connections (and those stuck on half a line); runs every second while any is open.
     private func sweep() {
         for key in table.idle(now: now) { drop(key) }
@@ -98,6 +122,7 @@ final class DaemonControl {
 
     private func drop(_ key: Int) {
         table.remove(key)
+        if subscriptions.remove(key) != nil { host.desktopView.unsubscribe(key) }
         clients.removeValue(forKey: key)?.close()
     }
 
@@ -159,6 +184,7 @@ final class DaemonControl {
         server?.closeAndRemove(); server = nil
         for c in clients.values { c.close() }
         clients = [:]
+        subscriptions = []
         sweepTimer?.close(); sweepTimer = nil
         stdinPipe?.close(); stdinPipe = nil
     }

@@ -1,6 +1,7 @@
 import CGtk
 import FoundationEssentials
 import OpenWidgetKit
+import WidgetDesktopSurface
 import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
@@ -281,10 +282,8 @@ final class DesktopSurface {
         }
     }
 
-    /// `x` as whole pixels for a log line; a number no `Int` holds is named, not converted (a trap).
-    static func wholePixel(_ x: Double) -> String {
-        x.isFinite && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
-    }
+    /// `x` as whole pixels for a log line (`WidgetActions.wholePixel`: never traps).
+    static func wholePixel(_ x: Double) -> String { WidgetActions.wholePixel(x) }
 
     private func displayClosed() {
         FileHandleFree.error("widgethost-desktop: the display went away; stopping")
