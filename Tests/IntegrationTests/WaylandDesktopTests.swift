@@ -185,7 +185,7 @@ import Glibc
         guard let sway = try SwayDesktopSession.start() else { return }
         defer { sway.stop() }
         let surface = try sway.startSurface()
-        defer { surface.stop() }
+        defer { surface.host.stop() }   // the surface itself is waited for below
         sway.scene.expectShows(sway.frames(scale: 1), dimmed: [], within: Self.patience, shot: sway.shot, log: surface.process)
         sway.compositor.signal(SIGTERM)
         #expect(surface.process.waitForExit(timeout: Self.patience) == 1, "\(surface.process.stderr)")
