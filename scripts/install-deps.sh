@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what WidgetHost needs beyond Swift itself: libuv (Debian's libuv1-dev), pkg-config
 # and a C compiler (tests build fixture plugins in C); Cairo, Pango and fonts for pictures; GTK and
-# gtk-layer-shell for widgethost-desktop; systemd (systemd-analyze verifies the units); the real
-# status bars the status-bar tests run. Idempotent; quiet when all is present.
+# gtk-layer-shell for widgethost-desktop; libwayland for its Wayland backend; systemd
+# (systemd-analyze verifies the units); the real status bars the status-bar tests run.
+# Idempotent; quiet when all is present.
 set -euo pipefail
 missing=()
 pkg-config --exists libuv 2>/dev/null || missing+=(libuv1-dev)
@@ -17,6 +18,11 @@ pkg-config --exists gtk+-3.0 2>/dev/null || missing+=(libgtk-3-dev)
 pkg-config --exists gtk-layer-shell-0 2>/dev/null || missing+=(libgtk-layer-shell-dev)
 # Xlib, Xext (Shape, MIT-SHM) and RandR for the lean desktop surface's X11 backend.
 pkg-config --exists x11 xext xrandr 2>/dev/null || missing+=(libx11-dev libxext-dev libxrandr-dev)
+# libwayland-client for widgethost-desktop's Wayland backend; wayland-scanner (libwayland-bin) and
+# wayland-protocols to regenerate its protocol code (scripts/generate-wayland-protocols.sh).
+pkg-config --exists wayland-client 2>/dev/null || missing+=(libwayland-dev)
+command -v wayland-scanner >/dev/null || missing+=(libwayland-bin)
+pkg-config --exists wayland-protocols 2>/dev/null || missing+=(wayland-protocols)
 # systemd-analyze: the tests verify the shipped user units (dist/systemd/).
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Pictures (WidgetGraphics): Cairo and Pango, and the fonts the renderer names and the picture

@@ -7,25 +7,26 @@ import Glibc
 #endif
 
 /// Start-up of the lean surface (docs/architecture.md "The desktop program"): a display
-/// backend (X11 here), the host's view stream, the scene and the loop; no GTK, no render process.
-/// Main thread.
+/// backend (`DisplayBackendChoice`: Wayland layer-shell or X11), the host's view stream, the
+/// scene and the loop; no GTK, no render process. Main thread.
 enum LeanDesktop {
     /// Runs until SIGTERM/SIGINT (0) or the display goes away or cannot be opened (1).
     static func run(_ loaded: DesktopSurfaceConfig) -> Int32 {
-        guard let backend = X11DesktopBackend() else {
-            FileHandleFree.error("widgethost-desktop: cannot open a display (is DISPLAY set?)")
+        let log: (String) -> Void = { FileHandleFree.error("widgethost-desktop: " + $0) }
+        guard let backend = DisplayBackendChoice.open(environment: loaded.environment, log: log) else {
+            FileHandleFree.error("widgethost-desktop: cannot open a display (is WAYLAND_DISPLAY or DISPLAY set?)")
             return 1
         }
-        let log: (String) -> Void = { FileHandleFree.error("widgethost-desktop: " + $0) }
+        let x11 = backend as? X11DesktopBackend
         let socket = loaded.controlSocket
-        backend.fallbackScale = loaded.desktop.scale
-        FileHandleFree.error("widgethost-desktop: lean surface (Xlib, no GTK) on \(backend.modeDescription)")
+        x11?.fallbackScale = loaded.desktop.scale
+        FileHandleFree.error("widgethost-desktop: lean surface (\(x11 == nil ? "wayland-client" : "Xlib"), no GTK) on \(backend.modeDescription)")
         let actions = WidgetActions(controlSocket: socket, configPath: loaded.editPath, environment: loaded.environment,
                                     editExecutable: loaded.environment["WIDGETHOST_EDIT_EXECUTABLE"] ?? SiblingExecutable.path("widgethost-edit"), log: log)
         let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: socket), scene: DesktopScene(),
                                       actions: actions, log: log)
-        loop.onLayout = { backend.fallbackScale = $0.scale }
-        loop.setKeyboardWanted = { backend.setKeyboardWanted($0, on: $1) }
+        loop.onLayout = { x11?.fallbackScale = $0.scale }
+        loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
         loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
         return loop.run()
     }
