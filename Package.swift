@@ -205,7 +205,7 @@ let package = Package(
         // The lean desktop surface's loop, view stream client and actions, display-kind free.
         .target(name: "WidgetDesktopSurface", dependencies: ["CSurfaceLoop", "WidgetDesktopScene", "WidgetGraphics", "CCairo", "WidgetLayout", "WidgetRendering", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "CWayland", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
-        // The GTK surface, `widgethost-desktop --gtk`: until the lean surface has a Wayland backend.
+        // The GTK surface, `widgethost-desktop --gtk`, kept while the lean one is new.
         .executableTarget(name: "widgethost-desktop-gtk", dependencies: ["CGtk", "WidgetDesktopSurface", "WidgetHostCore", "OpenWidgetKit"]),
         /// The editor, started on demand: "Add Widget" gallery and "Edit Widget" forms in GTK 3, previews
         /// drawn in-process with WidgetGraphics, config.json written only through WidgetConfigEditing.

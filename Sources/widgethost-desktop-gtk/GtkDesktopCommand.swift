@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Arguments, configuration and start-up of `widgethost-desktop-gtk`, the GTK surface that
-/// `widgethost-desktop --gtk` (and, until the lean surface has a Wayland backend, Wayland) runs.
+/// `widgethost-desktop --gtk` runs.
 /// Main thread.
 enum GtkDesktopCommand {
     static let usage = """

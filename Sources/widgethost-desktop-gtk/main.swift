@@ -1,6 +1,6 @@
 // widgethost-desktop-gtk: the configured widgets' pictures on the desktop through GTK, as
 // `widgethost-desktop --gtk` runs it (docs/desktop.md). A reader of out/ like `widgethost follow`;
-// kept until the lean surface has a Wayland backend, so that widgethost-desktop links no GTK.
+// a separate executable so that widgethost-desktop links no GTK.
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -12,22 +12,21 @@ enum DesktopCommand {
     usage: widgethost-desktop [--config FILE] [--lean | --gtk] [--gallery] [--version]
 
     Puts the widgets of the configuration's `desktop` section on the desktop.
-      --lean     the lean surface: draws the host's view stream itself (X11: Xlib, no toolkit)
+      --lean     the lean surface (the default): draws the host's view stream itself
+                 (Wayland layer-shell or X11, no toolkit)
       --gtk      the GTK surface (widgethost-desktop-gtk: a layer-shell surface on the bottom
                  layer under Wayland), reading pictures from out/
       --gallery  opens the Add Widget gallery (widgethost-edit --gallery)
-    Without --lean or --gtk: WIDGETHOST_DESKTOP_SURFACE (lean or gtk), else the GTK surface
-    under Wayland (WAYLAND_DISPLAY set) and the lean one under X11.
+    Without --lean or --gtk: WIDGETHOST_DESKTOP_SURFACE (lean or gtk), else the lean one.
     See docs/desktop.md.
     """
 
     /// Exit statuses: 0 after a clean stop, 1 when the display goes away or cannot be opened,
     /// 2 for bad arguments or configuration.
     static func run(_ args: [String]) -> Int32 {
-        let environment = ProcessEnvironment.current()
+        var environment = ProcessEnvironment.current()
         var configPath: String?
         var surface = SurfaceKind.chosen(environment)
-        var surfaceGiven = environment["WIDGETHOST_DESKTOP_SURFACE"] != nil
         var passed: [String] = []
         var i = 0
         while i < args.count {
@@ -35,8 +34,8 @@ enum DesktopCommand {
             case "--help", "-h": print(usage); return 0
             case "--version": print(version); return 0
             case "--gallery": return exec(SiblingExecutable.path("widgethost-edit"), ["--gallery"], what: "the gallery (it comes with widgethost-edit)")
-            case "--lean": surface = .lean; surfaceGiven = true
-            case "--gtk": surface = .gtk; surfaceGiven = true
+            case "--lean": surface = .lean
+            case "--gtk": surface = .gtk
             case "--config", "--out":
                 guard i + 1 < args.count else { return fail("\(args[i]) needs a value") }
                 if args[i] == "--config" { configPath = args[i + 1] }
@@ -50,7 +49,16 @@ enum DesktopCommand {
         // window (the lean X11 surface on the shell's DISPLAY), said in one line.
         if let mode = GnomeSessionMode.detect(environment) {
             FileHandleFree.error(mode.line)
-            if mode == .xwaylandDesktopWindow, !surfaceGiven { surface = .lean }
+            // Started by the extension: the lean surface's xdg_toplevel, which the extension keeps
+            // on the desktop layer (GNOME has no layer-shell).
+            if mode == .extensionKeepsWaylandWindow, environment["WIDGETHOST_DESKTOP_WAYLAND"] == nil {
+                environment["WIDGETHOST_DESKTOP_WAYLAND"] = "toplevel"
+            }
+            // Without it, an X11 desktop window through the shell's Xwayland.
+            if mode == .xwaylandDesktopWindow {
+                environment["WAYLAND_DISPLAY"] = nil
+                setenv("GDK_BACKEND", "x11", 1)  // for the GTK surface, when --gtk runs it
+            }
         }
         if surface == .gtk { return exec(SiblingExecutable.path("widgethost-desktop-gtk"), passed, what: "the GTK surface") }
         let loaded: DesktopSurfaceConfig
@@ -62,8 +70,8 @@ enum DesktopCommand {
     static var version: String {
         """
         widgethost-desktop \(openWidgetKitVersion)
-        lean surface (X11): Xlib, \(DrawingLibraries.versions)
-        GTK surface: widgethost-desktop-gtk (see its --version), until the lean one has a Wayland backend
+        lean surface (Wayland layer-shell or X11): wayland-client, Xlib, \(DrawingLibraries.versions)
+        GTK surface: widgethost-desktop-gtk (see its --version), run with --gtk
         """
     }
 
@@ -82,14 +90,14 @@ enum DesktopCommand {
 }
 
 /// Which surface runs: `--lean` / `--gtk`, else `WIDGETHOST_DESKTOP_SURFACE` (`lean` or `gtk`),
-/// else GTK under Wayland — until the lean surface has a Wayland backend — and lean under X11.
+/// else the lean surface.
 enum SurfaceKind {
     case lean, gtk
     static func chosen(_ environment: [String: String]) -> SurfaceKind {
         switch environment["WIDGETHOST_DESKTOP_SURFACE"] {
         case "lean": return .lean
         case "gtk": return .gtk
-        default: return (environment["WAYLAND_DISPLAY"] ?? "").isEmpty ? .lean : .gtk
+        default: return .lean
         }
     }
 }

@@ -7,12 +7,12 @@ import WidgetHostCore
 import Glibc
 #endif
 
-/// The GTK surface (`widgethost-desktop-gtk`, which `widgethost-desktop` runs under Wayland until
-/// the lean surface has a Wayland backend, and with `--gtk`): under sway's headless backend as an
+/// The GTK surface (`widgethost-desktop-gtk`, which `widgethost-desktop` runs with `--gtk`): under sway's headless backend as an
 /// unprivileged user and, for its reading of `out/`, under Xvfb, read back with screenshots
 /// (`import -window root`, grim); the version lines; and the image-reading recipes of
 /// docs/desktop.md and docs/status-bars.md in conky and waybar. The lean X11 surface's tests are
-/// `LeanDesktopSurfaceTests`, which use this file's `DesktopScene`.
+/// `LeanDesktopSurfaceTests` (which use this file's `DesktopScene`), its Wayland ones
+/// `WaylandDesktopTests`.
 /// Unless a real host draws them, the pictures are the committed picture goldens
 /// (Fixtures/pictures, scale 2), put into `out/` by the test the way the host writes files (temp
 /// name, rename). Each widget's area on screen
@@ -41,8 +41,8 @@ import Glibc
     static let topRightOrigin = (1280 - 64 - 676, 64)
     static let bottomLeftOrigin = (64, 800 - 64 - 708)
 
-    /// sway 1.7's headless backend, as an unprivileged user: a layer-shell surface on the
-    /// background layer at the bottom-left corner, the pictures over sway's own background; the
+    /// The GTK surface (`--gtk`) under sway 1.7's headless backend, as an unprivileged user: a
+    /// layer-shell surface on the bottom layer at the bottom-left corner, the pictures over sway's own background; the
     /// compositor gone ends the process with a clear line and status 1.
     @Test func waylandSurfaceUnderSwayShowsTheGridAndStopsWhenSwayGoes() throws {
         guard let sway = requireProgram("sway", package: "sway"),
@@ -62,7 +62,7 @@ import Glibc
             return !socket.isEmpty
         }, "sway did not start:\n\(compositor.stderr.suffix(3000))")
         let wayland = ["WAYLAND_DISPLAY=\(socket)", "GDK_BACKEND=wayland"]
-        let desktop = try s.startDesktop(extraEnvironment: wayland)
+        let desktop = try s.startDesktop(arguments: ["--gtk"], extraEnvironment: wayland)
         let frames = Self.frames(origin: Self.bottomLeftOrigin)
         let shot = { s.shot { path in
             let grab = try? BarProcess(grim, [path], dir: s.dir.path, name: "grim", environment: s.session.environment + wayland)
@@ -122,7 +122,7 @@ import Glibc
     @Test func versionNamesTheSDKTheLeanSurfaceAndGTK() {
         let r = run("/usr/bin/env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", TestPaths.products + "/widgethost-desktop", "--version"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("widgethost-desktop \(openWidgetKitVersion)\nlean surface (X11): Xlib, Cairo 1."), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("widgethost-desktop \(openWidgetKitVersion)\nlean surface (Wayland layer-shell or X11): wayland-client, Xlib, Cairo 1."), "\(r.stdout)")
         #expect(r.stdout.contains(", Pango 1.") && r.stdout.contains("GTK surface: widgethost-desktop-gtk"), "\(r.stdout)")
         let gtk = run("/usr/bin/env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", TestPaths.products + "/widgethost-desktop-gtk", "--version"])
         #expect(gtk.status == 0, "\(gtk.stderr)")

@@ -74,6 +74,12 @@ extension TestPaths {
             // blocked (the runner's mask, inherited, kept the bus's services alive after it).
             let environment = currentEnvironment().filter { e in !["DISPLAY=", "WAYLAND_DISPLAY=", "XDG_RUNTIME_DIR=", "DBUS_SESSION_BUS_ADDRESS="].contains { e.hasPrefix($0) } }
                 + ["DISPLAY=\(x.display)", "DBUS_FATAL_WARNINGS=0", "XDG_RUNTIME_DIR=\(runtime.path)", "GTK_THEME=Adwaita", "GDK_BACKEND=x11", "GIO_USE_VFS=local"]
+            // at-spi-bus-launcher puts its bus address on the root window (AT_SPI_BUS) and
+            // libatspi reads it there first; a launcher killed with the last driver's session
+            // before it took the property away leaves the address of a bus that is gone, and the
+            // next driver dies on "Couldn't connect to accessibility bus". Each driver's session
+            // starts its own bus: the old address is removed first.
+            _ = run("/usr/bin/xprop", ["-root", "-remove", "AT_SPI_BUS"], environment: ["DISPLAY": x.display])
             let driver: BarProcess
             do {
                 driver = try BarProcess("/usr/bin/dbus-run-session", ["--", "/usr/bin/python3", EditorTests.driver, shots] + steps + ["--", TestPaths.edit] + args,
