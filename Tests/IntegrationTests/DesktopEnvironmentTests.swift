@@ -12,7 +12,7 @@ import Glibc
 /// (`DesktopSessions.swift`: sway 1.7 with the stock config and swaybg, KDE Plasma 5.27, Xfce
 /// 4.18), one session per desktop per run shared by its tests. A real host (`RunningDaemon`,
 /// private state, socket and out/) draws the Habit and Stats widgets (pictures that do not
-/// tick, `png` at scale 2); the surface shows them, read back with the desktop's screenshots and
+/// tick, `png` at scale 1); the surface shows them, read back with the desktop's screenshots and
 /// compared, over the widget's opaque pixels, with the host's own `out/<id>.png`. Held to the
 /// behaviour a user sees, whatever draws the surface: the widgets at their grid place, below a
 /// normal window, still there after a click on the bare wallpaper and a wallpaper restart,
@@ -169,7 +169,8 @@ final class DesktopStage: @unchecked Sendable {
     let host: RunningDaemon
     let surface: BarProcess
     /// Where each widget's picture lands, in screen pixels: the docs' grid (small 158 pt, 22 pt
-    /// apart, margin 32) at scale 2 in the session's free corner.
+    /// apart, margin 32) at scale 1 — what a scale-1 output shows: on Wayland the compositor's
+    /// scale decides, `desktop.scale` only where the display says none (X11 without `Xft.dpi`).
     let frames: [String: ScreenRect]
     /// Seconds the session took to start (wallpaper up), and the host and surface after it
     /// (both widgets on screen).
@@ -187,9 +188,9 @@ final class DesktopStage: @unchecked Sendable {
             {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"},
              "widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]},
                          {"kind": "com.example.StatsWidget", "family": "systemSmall", "outputs": ["files", "png"]}],
-             "defaults": {"picture": {"scale": 2}},
+             "defaults": {"picture": {"scale": 1}},
              "desktop": {"widgets": [\(ids.map { "\"\($0)\"" }.joined(separator: ", "))],
-                         "anchor": "\(session.freeCorner)", "margin": 32, "gap": 22, "columns": 2, "scale": 2}}
+                         "anchor": "\(session.freeCorner)", "margin": 32, "gap": 22, "columns": 2, "scale": 1}}
             """
         host = try RunningDaemon(config: config) { dir in
             for plugin in ["HabitWidget", "StatsWidget"] {
@@ -207,13 +208,13 @@ final class DesktopStage: @unchecked Sendable {
         let (w, h) = (session.width, session.height)
         let origin: (x: Int, y: Int)
         switch session.freeCorner {
-        case "top-left": origin = (64, 64)
-        case "top-right": origin = (w - 64 - 676, 64)
-        case "bottom-right": origin = (w - 64 - 676, h - 64 - 316)
-        default: origin = (64, h - 64 - 316)
+        case "top-left": origin = (32, 32)
+        case "top-right": origin = (w - 32 - 338, 32)
+        case "bottom-right": origin = (w - 32 - 338, h - 32 - 158)
+        default: origin = (32, h - 32 - 158)
         }
-        frames = [DesktopEnvironmentTests.habit: ScreenRect(x: origin.x, y: origin.y, width: 316, height: 316),
-                  DesktopEnvironmentTests.stats: ScreenRect(x: origin.x + 360, y: origin.y, width: 316, height: 316)]
+        frames = [DesktopEnvironmentTests.habit: ScreenRect(x: origin.x, y: origin.y, width: 158, height: 158),
+                  DesktopEnvironmentTests.stats: ScreenRect(x: origin.x + 180, y: origin.y, width: 158, height: 158)]
         expectShows(ids)
         surfaceStart = ((monotonicNow() - t1) * 10).rounded() / 10
     }

@@ -11,7 +11,7 @@ import Glibc
 /// (dist/gnome-shell/widgethost-desktop@widgethost.github.io), for real: one headless GNOME
 /// session for the whole suite (`GnomeSession`), as an unprivileged user, WidgetHost installed
 /// into that user's home by scripts/install.sh and the extension enabled before the Shell starts;
-/// the real host draws the Habit widgets (`png`, scale 2; nothing in them ticks) and the extension
+/// the real host draws the Habit widgets (`png`, scale 1; nothing in them ticks) and the extension
 /// starts `widgethost-desktop` itself. The desktop's background is GNOME's own, set to a plain
 /// colour: a widget's picture is compared composed over the colour beside it, and Debian's
 /// wallpaper changes under the widgets' rounded corners. Notification banners are off: the
@@ -39,8 +39,8 @@ import Glibc
         let state = try g.state()
         let frames = g.frames(workArea: state.workArea)
         let habitFrame = try #require(frames[Self.habit])
-        #expect(surface.x == habitFrame.x && surface.y == habitFrame.y && surface.width == 676 && surface.height == 316,
-                "the surface's window is at \(surface), the grid at \(habitFrame) (676 × 316)")
+        #expect(surface.x == habitFrame.x && surface.y == habitFrame.y && surface.width == 338 && surface.height == 158,
+                "the surface's window is at \(surface), the grid at \(habitFrame) (338 × 158)")
         g.scene.expectShows(frames, dimmed: [], within: Self.patience, shot: g.screenshot, log: g.shell)
         #expect(surface.onAllWorkspaces && surface.skipTaskbar && !surface.inAltTab && !surface.inDash && !surface.focused,
                 "\(surface)")
@@ -206,8 +206,8 @@ final class GnomeSession: @unchecked Sendable {
         scene.writeConfig("""
             {"widgets": [{"kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"]},
                          {"kind": "MyAppWidget", "family": "systemSmall", "outputs": ["files", "png"]}],
-             "defaults": {"picture": {"scale": 2}},
-             "desktop": {"widgets": ["\(GnomeDesktopTests.habit)", "\(GnomeDesktopTests.myApp)"], "anchor": "top-right", "margin": 32, "scale": 2}}
+             "defaults": {"picture": {"scale": 1}},
+             "desktop": {"widgets": ["\(GnomeDesktopTests.habit)", "\(GnomeDesktopTests.myApp)"], "anchor": "top-right", "margin": 32, "scale": 1}}
             """)
         scene.picturePath = { [out = scene.out] in out + "/\($0).png" }
         // WidgetHost as a user installs it: binaries, bundles and the GNOME extension.
@@ -315,7 +315,7 @@ final class GnomeSession: @unchecked Sendable {
         var found: Window?
         try #require(eventually(timeout: GnomeDesktopTests.patience) {
             found = (try? state())?.windows.first { $0.ours && $0.width > 1 }
-            return found != nil && found!.width == 676
+            return found != nil && found!.width == 338
         }, "no surface window kept by the extension: \(String(describing: found))\nshell:\n\(shell.stderr.suffix(4000))\nhost:\n\(host.stderr.suffix(2000))")
         return found!
     }
@@ -350,10 +350,10 @@ final class GnomeSession: @unchecked Sendable {
         xEnvironment(state) + ["WAYLAND_DISPLAY=\(waylandDisplay)", "XDG_CURRENT_DESKTOP=GNOME", "XDG_SESSION_TYPE=wayland"]
     }
 
-    /// The two widgets' places on screen: the grid (676 × 316 px at scale 2) at the top-right
-    /// corner of the work area, 64 px in.
+    /// The two widgets' places on screen: the grid (338 × 158 px at the monitor's scale 1) at the
+    /// top-right corner of the work area, 32 px in.
     func frames(workArea a: Rect) -> [String: (x: Int, y: Int, w: Int, h: Int)] {
-        let x = a.x + a.width - 64 - 676, y = a.y + 64
-        return [GnomeDesktopTests.habit: (x, y, 316, 316), GnomeDesktopTests.myApp: (x + 360, y, 316, 316)]
+        let x = a.x + a.width - 32 - 338, y = a.y + 32
+        return [GnomeDesktopTests.habit: (x, y, 158, 158), GnomeDesktopTests.myApp: (x + 180, y, 158, 158)]
     }
 }

@@ -233,8 +233,8 @@ export class SurfaceKeeper {
         });
     }
 
-    /// The configured corner of the primary monitor's work area, `desktop.margin` points in
-    /// (times `desktop.scale`, as the surface sizes itself), from the config the surface reads.
+    /// The configured corner of the primary monitor's work area, `desktop.margin` logical points
+    /// in (the surface's window is sized in logical points too), from the config the surface reads.
     _place(window) {
         if (!this._kept.has(window))
             return;
@@ -242,7 +242,7 @@ export class SurfaceKeeper {
         const monitor = global.display.get_primary_monitor();
         const area = window.get_work_area_for_monitor(monitor);
         const frame = window.get_frame_rect();
-        const margin = Math.round(desktop.margin * desktop.scale);
+        const margin = Math.round(desktop.margin);
         const left = desktop.anchor.endsWith('left'), top = desktop.anchor.startsWith('top');
         const x = left ? area.x + margin : area.x + area.width - margin - frame.width;
         const y = top ? area.y + margin : area.y + area.height - margin - frame.height;
@@ -250,11 +250,11 @@ export class SurfaceKeeper {
             window.move_frame(false, x, y);
     }
 
-    /// `desktop.anchor`, `margin` and `scale` of $XDG_CONFIG_HOME/widgethost/config.json, with the
+    /// `desktop.anchor` and `margin` of $XDG_CONFIG_HOME/widgethost/config.json, with the
     /// surface's defaults (docs/desktop.md) for what is missing or unreadable.
     _desktopConfig() {
         const {GLib} = this._lib;
-        const result = {anchor: 'top-right', margin: 32, scale: 1};
+        const result = {anchor: 'top-right', margin: 32};
         try {
             const path = GLib.build_filenamev([GLib.get_user_config_dir(), 'widgethost', 'config.json']);
             const [ok, bytes] = GLib.file_get_contents(path);
@@ -263,8 +263,6 @@ export class SurfaceKeeper {
                 result.anchor = desktop.anchor;
             if (desktop && Number.isFinite(desktop.margin))
                 result.margin = desktop.margin;
-            if (desktop && Number.isFinite(desktop.scale) && desktop.scale > 0)
-                result.scale = desktop.scale;
         } catch (e) {
             // No config, or not JSON: the surface says what is wrong with it; place by the defaults.
         }
