@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 swift build -c release --product widgethost >/dev/null
+swift build -c release --product widgethost-worker >/dev/null  # widgethost runs its workers from this file
 swift build -c release --product PictureBench >/dev/null
 for p in HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets; do
   swift build -c release --product "$p" >/dev/null

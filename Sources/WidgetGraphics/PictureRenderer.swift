@@ -21,13 +21,15 @@ public struct PictureOptions: Sendable {
     public var now: Date
     /// Placeholder redaction: nil follows the tree, true redacts everything, false never.
     public var redact: Bool?
-    /// Draw the accessory families on a dark backdrop, as on a Lock Screen (else transparent).
+    /// Draw the accessory families on a dark backdrop, a stand-in for a Lock Screen wallpaper
+    /// (default: transparent, as iOS floats an accessory on the wallpaper; a widget that wants
+    /// a backing draws `AccessoryWidgetBackground()`).
     public var accessoryBackdrop: Bool
     /// Redact `privacySensitive` subtrees even when the entry is not a placeholder (the
     /// `.privacy` reason: a locked screen), as `RenderOptions.redactPrivate` does for text.
     public var redactPrivate: Bool
 
-    public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = true,
+    public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = false,
                 redactPrivate: Bool = false) {
         self.scale = scale; self.appearance = appearance; self.now = now; self.redact = redact; self.accessoryBackdrop = accessoryBackdrop
         self.redactPrivate = redactPrivate
@@ -97,10 +99,13 @@ public final class PictureRenderer {
     /// is laid out inside the root's `contentMargins`, which the SDK sets to the family's iOS
     /// default (`WidgetFamily.defaultContentMargins`) or to zero after
     /// `.contentMarginsDisabled()`. A tree without them (an older SDK's) reaches the edges.
+    /// In `accessoryInline` the tree is first reduced to the one line iOS shows
+    /// (`InlineAccessoryLine`).
     public func layout(_ root: ViewNode, family: WidgetFamily, now: Date) -> PlacedNode {
         let s = family.nominalSize
         let bounds = Rect(x: 0, y: 0, width: s.width, height: s.height).inset(by: Self.contentMargins(root))
-        return LayoutEngine(measurer: text, now: now).layout(root, in: bounds)
+        let shown = family == .accessoryInline ? InlineAccessoryLine.reduce(root) : root
+        return LayoutEngine(measurer: text, now: now).layout(shown, in: bounds)
     }
 
     /// The root's content margins, each made finite and clamped to 0…40 pt (bad input draws).
@@ -254,6 +259,7 @@ public final class PictureRenderer {
         let mode: RenderingMode = family.isAccessory ? .monochrome : .fullColor
         let palette = Palette(appearance: family.isAccessory ? .dark : options.appearance, mode: mode)
         let painter = painterFor(palette)
+        painter.family = family
         defer { painter.finish() }
         let cr = painter.cr
         let s = family.nominalSize
@@ -262,10 +268,14 @@ public final class PictureRenderer {
         defer { cairo_restore(cr) }
         cairo_translate(cr, origin.0, origin.1)
         if family.isAccessory {
+            // iOS clips every accessory family to its shape: the circle, the rounded band.
+            if family == .accessoryCircular { painter.shapePath("circle", frame, cornerRadius: 0) } else { painter.roundedRect(frame, radius: family == .accessoryInline ? 4 : 12) }
+            cairo_clip_preserve(cr)
             if options.accessoryBackdrop {
                 cairo_set_source_rgba(cr, 0.16, 0.2, 0.27, 1)
-                if family == .accessoryCircular { painter.shapePath("circle", frame, cornerRadius: 0) } else { painter.roundedRect(frame, radius: family == .accessoryInline ? 4 : 12) }
                 cairo_fill(cr)
+            } else {
+                cairo_new_path(cr)
             }
         } else {
             painter.roundedRect(frame, radius: Self.cornerRadius)

@@ -44,6 +44,8 @@ final class WidgetPainter {
     var unmapped: Set<String> = []
     /// Called by `finish()` with `unmapped`.
     var onFinish: ((Set<String>) -> Void)?
+    /// The family drawn: the shape `AccessoryWidgetBackground` takes (nil: a rounded rectangle).
+    var family: WidgetFamily?
     private var painted = 0
 
     init(cr: OpaquePointer, text: PangoText, palette: Palette, now: Date, redaction: Bool?) {
@@ -60,9 +62,11 @@ final class WidgetPainter {
     /// Sets the source to `spec` (nil: the foreground) over `box`: a linear gradient when the
     /// style has stops, else its colour.
     func setStyle(_ spec: StyleSpec?, _ env: PaintEnvironment, in box: Rect) {
+        // A placeholder keeps its shapes' and backgrounds' colours (iOS redacts text and
+        // images only).
         let s = spec ?? env.foreground
-        guard !env.redacted, let stops = s?.gradient, stops.count > 1, stops.count <= 64 else {
-            set(env.redacted ? redactionColor(env) : color(s, env), env)
+        guard let stops = s?.gradient, stops.count > 1, stops.count <= 64 else {
+            set(color(s, env), env)
             return
         }
         let colors = stops.map { palette.color($0, foreground: env.foreground, tint: env.tint).with(alpha: env.opacity) }
@@ -236,9 +240,47 @@ final class WidgetPainter {
         case .progress: paintProgress(p, env)
         case .gauge: paintGauge(p, env)
         case .toggle: paintToggle(p, env)
+        case .accessoryWidgetBackground: paintAccessoryBackground(p, env)
+        case .button:
+            let inner = buttonLabelEnvironment(p, env)
+            paintBezel(p, inner)
+            for c in p.children { paint(c, inner) }
+            return
         default: break
         }
         for c in p.children { paint(c, env) }
+    }
+
+    /// `AccessoryWidgetBackground()`: the family's shape (a disc in `accessoryCircular`, a
+    /// rounded rectangle elsewhere) in the foreground at 20 %, iOS's translucent backing.
+    private func paintAccessoryBackground(_ p: PlacedNode, _ env: PaintEnvironment) {
+        set(color(nil, env).with(alpha: 0.2), env)
+        if family == .accessoryCircular {
+            shapePath("circle", p.contentFrame, cornerRadius: 0)
+        } else {
+            roundedRect(p.contentFrame, radius: family == .accessoryInline ? 4 : 12)
+        }
+        cairo_fill(cr)
+    }
+
+    /// The environment of a button's label: the tint (the accent when none) for the automatic,
+    /// borderless and bordered styles, white on the prominent bezel, the inherited foreground
+    /// for `.plain` or when the button sets its own `foregroundStyle`.
+    private func buttonLabelEnvironment(_ p: PlacedNode, _ env: PaintEnvironment) -> PaintEnvironment {
+        guard p.node.style != "plain", p.node.modifiers?.foreground == nil else { return env }
+        var e = env
+        e.foreground = p.node.style == "borderedProminent" ? StyleSpec(name: "white") : env.tint ?? StyleSpec(name: "accent")
+        return e
+    }
+
+    /// A bordered button's bezel around its label's padded box: the tint at 15 % (`.bordered`)
+    /// or solid (`.borderedProminent`), a rounded rectangle as iOS draws them.
+    private func paintBezel(_ p: PlacedNode, _ env: PaintEnvironment) {
+        guard let bezel = p.children.first(where: { $0.node.role == PlacedNode.bezelRole }) else { return }
+        let tint = tintColor(env)
+        set(p.node.style == "borderedProminent" ? tint : tint.with(alpha: 0.15), env)
+        roundedRect(bezel.frame, radius: min(8, bezel.frame.height / 2))
+        cairo_fill(cr)
     }
 
     private func clip(_ p: PlacedNode, _ m: Modifiers?) {
@@ -372,7 +414,7 @@ final class WidgetPainter {
     }
 
     private func tintColor(_ env: PaintEnvironment) -> RGBA {
-        env.redacted ? redactionColor(env) : palette.color(env.tint ?? StyleSpec(name: "accent"), foreground: env.foreground, tint: nil)
+        palette.color(env.tint ?? StyleSpec(name: "accent"), foreground: env.foreground, tint: nil)
     }
 
     private func trackColor(_ env: PaintEnvironment) -> RGBA {
@@ -465,7 +507,7 @@ final class WidgetPainter {
     private func paintToggle(_ p: PlacedNode, _ env: PaintEnvironment) {
         guard let r = p.indicator, r.width > 0, r.height > 0 else { return }
         let on = p.node.isOn == true
-        set(on ? (env.redacted ? redactionColor(env) : palette.color(env.tint ?? StyleSpec(name: "green"), foreground: nil, tint: nil)) : trackColor(env), env)
+        set(on ? palette.color(env.tint ?? StyleSpec(name: "green"), foreground: nil, tint: nil) : trackColor(env), env)
         capsule(r)
         cairo_fill(cr)
         let knob = r.height - 4

@@ -5,7 +5,10 @@ import WidgetRendering
 /// How a box sizes itself and places its children.
 enum Behaviour {
     case stack(Axis), zstack, text, image(resizable: Bool), spacer, divider, fill
-    case progressLinear, circularControl(ideal: Double), gaugeLinear, fixed(Size)
+    case progressLinear, gaugeLinear, fixed(Size)
+    /// A ring (circular progress and gauge styles): `ideal` points across, growing with the
+    /// proposal up to `largest` (equal for a ring that never grows), never shrinking below `ideal`.
+    case circularControl(ideal: Double, largest: Double)
     /// `ViewThatFits` constrained on these axes.
     case viewThatFits(horizontal: Bool, vertical: Bool)
     /// `Grid` (its `GridRow` children are stacks until the grid lays their cells out).
@@ -250,6 +253,8 @@ struct LayoutBoxBuilder {
         var kids = n.childNodes
         if kids.count > LayoutLimits.maxChildren { kids = Array(kids.prefix(LayoutLimits.maxChildren)) }
         var childEnv = env
+        /// The environment of a ring gauge's `currentValueLabel` (nil: `childEnv`).
+        var valueEnv: LayoutEnvironment?
         var synthetic: [ViewNode] = []
         switch n.kind {
         case .hstack: behaviour = .stack(.horizontal)
@@ -281,18 +286,25 @@ struct LayoutBoxBuilder {
         case .progress:
             let determinate = n.value != nil || n.date != nil
             if n.style == "circular" || !determinate {
-                behaviour = .circularControl(ideal: determinate ? 44 : 20)
+                behaviour = .circularControl(ideal: determinate ? 44 : 20, largest: determinate ? 44 : 20)
                 Self.smallLabels(&childEnv)
             } else {
                 behaviour = .progressLinear
             }
         case .gauge:
             switch n.style ?? "automatic" {
-            case "accessoryCircular", "accessoryCircularCapacity", "circular":
-                behaviour = .circularControl(ideal: 58)
+            case "accessoryCircular", "accessoryCircularCapacity":
+                behaviour = .circularControl(ideal: Self.ringIdeal, largest: Self.accessoryRingLargest)
+                Self.smallLabels(&childEnv)
+                valueEnv = Self.ringValue(childEnv, inherited: env)
+            case "circular":
+                behaviour = .circularControl(ideal: Self.ringIdeal, largest: Self.ringIdeal)
                 Self.smallLabels(&childEnv)
             default: behaviour = .gaugeLinear
             }
+        case .button where n.style == "bordered" || n.style == "borderedProminent":
+            behaviour = .stack(parent.parentAxis ?? .vertical)
+            kids = [Self.bezel(around: kids)]
         case .group, .link, .button, .unknown, .empty:
             behaviour = .stack(parent.parentAxis ?? .vertical)
         case .viewThatFits:
@@ -310,7 +322,8 @@ struct LayoutBoxBuilder {
         let box = LayoutBox(node: n, behaviour: behaviour, env: env, text: text)
         box.children.reserveCapacity(kids.count + synthetic.count)
         for c in kids {
-            if let b = build(c, env: childEnv, depth: depth + 1) { box.children.append(b) }
+            let e = c.role == "currentValueLabel" ? valueEnv ?? childEnv : childEnv
+            if let b = build(c, env: e, depth: depth + 1) { box.children.append(b) }
         }
         for c in synthetic {
             if let b = build(c, env: childEnv, depth: depth + 1) { box.children.append(b) }
@@ -319,7 +332,35 @@ struct LayoutBoxBuilder {
     }
 
     static let switchRole = "_switch"
+    /// A bordered button's padding around its label (iOS's regular control size).
+    static let bezelPadding = EdgeInsetsSpec(top: 7, leading: 12, bottom: 7, trailing: 12)
+
+    /// The label of a `.bordered` / `.borderedProminent` button inside the bezel's padding.
+    private static func bezel(around label: [ViewNode]) -> ViewNode {
+        var b = ViewNode(kind: .group, children: label)
+        b.role = PlacedNode.bezelRole
+        var m = Modifiers()
+        m.padding = bezelPadding
+        b.modifiers = m
+        return b
+    }
     static let syntheticSpacer = "_toggleSpacer"
+
+    /// A circular gauge style's ring across when nothing bigger is offered (SwiftUI's 58 pt).
+    static let ringIdeal = 58.0
+    /// The accessory gauge styles' ring grows up to the `accessoryCircular` circle (76 pt) less
+    /// 2 pt each side, as iOS's nearly fills the Lock Screen circle.
+    static let accessoryRingLargest = 72.0
+
+    /// An accessory ring gauge's current value: without a font of the author's, a bolder and
+    /// larger face than the caption labels (iOS draws it at about title-3 size, semibold).
+    private static func ringValue(_ labels: LayoutEnvironment, inherited: LayoutEnvironment) -> LayoutEnvironment {
+        guard inherited.fontSpec == nil else { return labels }
+        var env = labels
+        env.fontSpec = FontSpec(style: "system", size: 20)
+        if inherited.weight == nil { env.weight = "semibold" }
+        return env
+    }
 
     /// Control labels drawn inside a ring default to caption sizes and shrink to fit.
     private static func smallLabels(_ env: inout LayoutEnvironment) {

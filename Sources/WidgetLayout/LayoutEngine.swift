@@ -172,11 +172,14 @@ final class LayoutPass {
             return grid(b, p).size
         case .lazyGrid(let axis):
             return lazyGrid(b, axis, p).size
-        case .circularControl(let ideal):
-            // SwiftUI's circular gauge and progress styles are fixed-size: they neither grow
-            // nor shrink with the proposal (a bigger ring takes `scaleEffect`). A stack that
-            // cannot fit one overflows rather than squeezing the ring away.
-            return Size(width: ideal, height: ideal)
+        case .circularControl(let ideal, let largest):
+            // SwiftUI's circular gauge and progress styles never shrink with the proposal (a
+            // stack that cannot fit one overflows rather than squeezing the ring away); the
+            // accessory gauge styles grow up to `largest`, the Lock Screen circle (a bigger
+            // ring takes `scaleEffect`).
+            let offered = min(p.width ?? ideal, p.height ?? ideal)
+            let side = min(max(offered.isNaN ? ideal : offered, ideal), largest)
+            return Size(width: side, height: side)
         }
     }
 
@@ -502,12 +505,20 @@ final class LayoutPass {
         case .circularControl:
             placed.indicator = r
             let side = min(r.width, r.height)
-            let current = b.child(role: "currentValueLabel")
-            let center = current ?? b.child(role: "label")
-            if let center {
+            let current = b.child(role: "currentValueLabel"), label = b.child(role: "label")
+            if let center = current ?? label {
                 let cp = ProposedSize(width: side * 0.62, height: side * 0.45)
                 let s = Sanitize.drawable(size(center, cp), cp)
                 placed.children.append(place(center, at: (r.midX - s.width / 2, r.midY - s.height / 2), proposal: cp))
+            }
+            // With a value in the middle and no minimum or maximum labels, the label sits in
+            // the bottom opening of the ring's 270° arc, as iOS draws it (a gauge's symbol
+            // under its value); the full ring of the capacity style shows the value only.
+            if current != nil, let label, b.node.kind == .gauge, ["accessoryCircular", "circular"].contains(b.node.style ?? ""),
+               b.child(role: "minimumValueLabel") == nil, b.child(role: "maximumValueLabel") == nil {
+                let cp = ProposedSize(width: side * 0.36, height: side * 0.2)
+                let s = Sanitize.drawable(size(label, cp), cp)
+                placed.children.append(place(label, at: (r.midX - s.width / 2, r.y + side * 0.87 - s.height / 2), proposal: cp))
             }
             for (role, fx) in [("minimumValueLabel", 0.22), ("maximumValueLabel", 0.78)] {
                 guard let l = b.child(role: role) else { continue }

@@ -36,6 +36,10 @@ public struct PlacedNode: Sendable {
     /// The laid-out children, in the source order (nodes beyond the limits are left out).
     public var children: [PlacedNode]
 
+    /// The role of the node the layout adds inside a `.bordered` / `.borderedProminent`
+    /// button: the label inside the bezel's padding, whose frame is the bezel.
+    public static let bezelRole = "_bezel"
+
     /// Calls `body` on this node and every descendant, parents first. Depth is bounded by
     /// `LayoutLimits.maxDepth`, so recursion is safe.
     public func walk(_ body: (PlacedNode) throws -> Void) rethrows {

@@ -159,9 +159,36 @@ func texts(_ p: PlacedNode) -> [PlacedNode] {
     }, width: 150, height: 150)
     #expect(p.children[0].indicator?.width == 150)
     #expect(p.children[0].indicator?.height == 4)
+    // The accessory ring grows with the room on offer up to 72 pt; its label sits under the value.
     let ring = p.children[1].indicator!
-    #expect(ring.width == 58 && ring.height == 58)
-    #expect(texts(p[1]).count == 1)
+    #expect(ring.width == 72 && ring.height == 72)
+    #expect(texts(p[1]).map(\.node.text) == ["30", "G"])
+}
+
+@Test func accessoryCircularGaugeNearlyFillsTheCircleWithItsLabelInTheOpening() {
+    // Stats' steps gauge in the 76 pt accessoryCircular circle: a 72 pt ring 2 pt in from the
+    // edge; the value centred in a 20 pt semibold face (4 characters × 10 = 40 × 24); the
+    // symbol (caption: 12 × 1.2 = 14 pt) centred at 87 % of the ring's height, in its bottom
+    // opening (y = 2 + 62.64 − 7).
+    let p = layout(Gauge(value: 10_400, in: 0...15_000) { Image(systemName: "figure.walk") } currentValueLabel: { Text("10.4") }
+        .gaugeStyle(.accessoryCircular), width: 76, height: 76)
+    #expect(p.indicator == Rect(x: 2, y: 2, width: 72, height: 72))
+    #expect(p.children.count == 2)
+    let value = p[0], symbol = p[1]
+    #expect(value.frame == Rect(x: 18, y: 26, width: 40, height: 24))
+    #expect(value.text?.font == ResolvedFont(size: 20, weight: 600))
+    #expect(symbol.node.kind == .image)
+    #expect(symbol.frame.x == 31 && symbol.frame.size == Size(width: 14, height: 14))
+    #expect(abs(symbol.frame.y - 57.64) < 1e-9)
+    // An author's font is kept; the capacity style's full ring shows the value only.
+    let own = layout(Gauge(value: 1) { Text("G") } currentValueLabel: { Text("1") }.gaugeStyle(.accessoryCircular).font(.caption2),
+                     width: 76, height: 76)
+    #expect(own[0].text?.font == ResolvedFont(size: 11))
+    let capacity = layout(Gauge(value: 1) { Text("G") } currentValueLabel: { Text("1") }.gaugeStyle(.accessoryCircularCapacity),
+                          width: 76, height: 76)
+    #expect(capacity.children.map(\.node.text) == ["1"])
+    // Offered less than 58 pt, the ring keeps 58.
+    #expect(layout(Gauge(value: 1) { Text("G") }.gaugeStyle(.accessoryCircular), width: 40, height: 40).indicator?.width == 58)
 }
 
 extension PlacedNode {

@@ -1,0 +1,95 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+@testable import WidgetGraphics
+import WidgetLayout
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Picture goldens of what issue 28 draws that no example bundle shows: bordered and tinted
+/// buttons, `AccessoryWidgetBackground` behind a circular gauge with its label in the opening,
+/// a placeholder that keeps its shapes' colours. Scale 2, compared with
+/// `Fixtures/ios-look/<name>.png` with the example goldens' tolerance (40 per channel, 0.2 % of
+/// the pixels). Each golden was looked at before it was committed; to re-record after an
+/// intended change: `WIDGETHOST_UPDATE_GOLDENS=1 swift test --skip-build --filter
+/// IOSLookGoldenTests`, then look at every changed picture.
+private let fixedNow = Date(timeIntervalSince1970: 1_773_569_400)  // 2026-03-15 10:10:00 UTC
+
+private func goldenDir() -> String {
+    let file = #filePath
+    return String(file[..<file.lastIndex(of: "/")!]) + "/Fixtures/ios-look"
+}
+
+private struct LookCase: CustomTestStringConvertible, Sendable {
+    let name: String
+    let family: WidgetFamily
+    let redact: Bool?
+    let tree: @Sendable () -> ViewNode
+    var testDescription: String { name }
+}
+
+private func button(_ title: String, style: String, tint: String?) -> ViewNode {
+    var b = ViewNode(kind: .button, children: [ViewEvaluator.evaluate(Label(title, systemImage: "plus.circle.fill"), environment: EnvironmentValues())])
+    b.style = style
+    if let tint { var m = Modifiers(); m.tint = StyleSpec(name: tint); b.modifiers = m }
+    return b
+}
+
+private let cases: [LookCase] = [
+    LookCase(name: "buttons-systemSmall", family: .systemSmall, redact: nil) {
+        var v = ViewNode(kind: .vstack, children: [
+            button("Log", style: "automatic", tint: "green"),
+            button("Log", style: "bordered", tint: "green"),
+            button("Log", style: "borderedProminent", tint: "orange"),
+            button("Log", style: "plain", tint: "green"),
+        ])
+        v.spacing = 8
+        return v
+    },
+    LookCase(name: "backed-gauge-accessoryCircular", family: .accessoryCircular, redact: nil) {
+        ViewEvaluator.evaluate(ZStack {
+            AccessoryWidgetBackground()
+            Gauge(value: 0.62) { Image(systemName: "figure.walk") } currentValueLabel: { Text("6.2") }.gaugeStyle(.accessoryCircular)
+        }, environment: EnvironmentValues())
+    },
+    LookCase(name: "placeholder-systemSmall", family: .systemSmall, redact: true) {
+        ViewEvaluator.evaluate(VStack(alignment: .leading) {
+            Label("Drink Water", systemImage: "drop.fill").font(.headline)
+            Circle().trim(from: 0, to: 0.6).stroke(Color.blue, lineWidth: 8).frame(width: 60, height: 60)
+            HStack { ForEach(0..<5) { _ in Capsule().fill(Color.green).frame(width: 10, height: 24) } }
+        }, environment: EnvironmentValues())
+    },
+]
+
+@Test(arguments: cases)
+private func looksMatchTheirGoldens(_ c: LookCase) throws {
+    _ = PinnedFonts.configured
+    let options = PictureOptions(scale: 2, now: fixedNow, redact: c.redact)
+    let png = try PictureRenderer().render(c.tree(), family: c.family, format: .png, options: options).bytes
+    let path = goldenDir() + "/" + c.name + ".png"
+    if getenv("WIDGETHOST_UPDATE_GOLDENS") != nil {
+        mkdir(goldenDir(), 0o755)
+        let f = try #require(fopen(path, "wb"))
+        fwrite(png, 1, png.count, f)
+        fclose(f)
+        return
+    }
+    let got = try #require(PixelImage.decodePNG(png))
+    let golden = try #require(goldenBytes(path).flatMap(PixelImage.decodePNG), "no golden \(path)")
+    let differing = got.differingPixels(from: golden, threshold: 40)
+    #expect(differing <= golden.width * golden.height / 500, "\(c.name): \(differing) pixels differ")
+}
+
+private func goldenBytes(_ path: String) -> [UInt8]? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var out: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = fread(&buf, 1, buf.count, f)
+        if n <= 0 { break }
+        out.append(contentsOf: buf[0..<n])
+    }
+    return out
+}
