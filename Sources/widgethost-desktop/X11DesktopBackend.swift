@@ -90,6 +90,8 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             hasRandR = true
             XRRSelectInput(display, root, Int32(RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask))
         }
+        // _NET_WORKAREA changes (a panel appears, GNOME's top bar) move the grid off the panels.
+        XSelectInput(display, root, PropertyChangeMask)
         readMonitors()
     }
 
@@ -127,21 +129,28 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         var next: [DisplayOutput] = []
         var nextOrigins: [DisplayOutput.ID: (x: Int, y: Int)] = [:]
         let scale = dpiScale ?? (fallbackScale.isFinite && fallbackScale >= 0.5 && fallbackScale <= 8 ? fallbackScale : 1)
+        // The window manager's work area (the screen less its panels: GNOME's top bar, Xfce's
+        // panel), the first desktop's; the grid's anchor and margin count from its edges.
+        let area = Self.longProperty(display, root, workAreaAtom, type: XA_CARDINAL)
+        let workArea = area.count >= 4 && area[2] > 0 && area[3] > 0 ? (x: area[0], y: area[1], width: area[2], height: area[3]) : nil
         var count: Int32 = 0
         if hasRandR, let monitors = XRRGetMonitors(display, root, 1, &count), count > 0 {
             for i in 0..<Int(count) {
                 let m = monitors[i]
                 let name = XGetAtomName(display, m.name).map { p in defer { XFree(p) }; return String(cString: p) } ?? "X11-\(i)"
                 let id = DisplayOutput.ID(truncatingIfNeeded: m.name)
-                next.append(DisplayOutput(id: id, connector: name, logicalWidth: Double(m.width) / scale,
-                                          logicalHeight: Double(m.height) / scale, scale: scale, isPrimary: m.primary != 0))
-                nextOrigins[id] = (Int(m.x), Int(m.y))
+                let r = Self.usable(x: Int(m.x), y: Int(m.y), width: Int(m.width), height: Int(m.height), workArea: workArea)
+                next.append(DisplayOutput(id: id, connector: name, logicalWidth: Double(r.width) / scale,
+                                          logicalHeight: Double(r.height) / scale, scale: scale, isPrimary: m.primary != 0))
+                nextOrigins[id] = (r.x, r.y)
             }
             XRRFreeMonitors(monitors)
         } else {
-            next.append(DisplayOutput(id: 0, connector: "X11", logicalWidth: Double(widgethost_x11_width(display, screen)) / scale,
-                                      logicalHeight: Double(widgethost_x11_height(display, screen)) / scale, scale: scale, isPrimary: true))
-            nextOrigins[0] = (0, 0)
+            let r = Self.usable(x: 0, y: 0, width: Int(widgethost_x11_width(display, screen)), height: Int(widgethost_x11_height(display, screen)),
+                                workArea: workArea)
+            next.append(DisplayOutput(id: 0, connector: "X11", logicalWidth: Double(r.width) / scale,
+                                      logicalHeight: Double(r.height) / scale, scale: scale, isPrimary: true))
+            nextOrigins[0] = (r.x, r.y)
         }
         let changed = next != outputs || nextOrigins.mapValues { [$0.x, $0.y] } != origins.mapValues { [$0.x, $0.y] }
         for id in surfaces.keys where !next.contains(where: { $0.id == id }) { destroy(id) }
@@ -374,6 +383,8 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             return
         }
         switch type {
+        case PropertyNotify where event.xproperty.window == root:
+            if event.xproperty.atom == workAreaAtom { readMonitors() }
         case Expose:
             let e = event.xexpose
             guard let (id, surface) = surface(of: e.window), surface.age > 0 else { return }
@@ -449,9 +460,21 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
     }
 
     static func atom(_ display: OpaquePointer, _ name: String) -> Atom { XInternAtom(display, name, 0) }
+    /// Asked once: every property change on the root window is compared with it.
+    private lazy var workAreaAtom: Atom = atom(display, "_NET_WORKAREA")
     private func atom(_ display: OpaquePointer, _ name: String) -> Atom { Self.atom(display, name) }
 
     /// A format-32 property's values (`long`s), empty when absent.
+    /// The part of a monitor's rectangle inside the work area, or the whole monitor when they do
+    /// not meet (a work area of another monitor) or none is published. Pure.
+    static func usable(x: Int, y: Int, width: Int, height: Int, workArea: (x: Int, y: Int, width: Int, height: Int)?) -> (x: Int, y: Int, width: Int, height: Int) {
+        guard let a = workArea else { return (x, y, width, height) }
+        let left = max(x, a.x), top = max(y, a.y)
+        let right = min(x + width, a.x + a.width), bottom = min(y + height, a.y + a.height)
+        guard right - left > 0, bottom - top > 0 else { return (x, y, width, height) }
+        return (left, top, right - left, bottom - top)
+    }
+
     static func longProperty(_ display: OpaquePointer, _ window: Window, _ property: Atom, type: Atom) -> [Int] {
         var actualType: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
         var data: UnsafeMutablePointer<UInt8>?

@@ -38,7 +38,7 @@ import Glibc
         guard let stage = try kind.stage() else { return }
         stage.expectShows([Self.habit, Self.stats])
         let habit = try #require(stage.frames[Self.habit])
-        let rect = ScreenRect(x: habit.x - 20, y: habit.y - 20, width: habit.width + 40, height: habit.height + 40)
+        let rect = ScreenRect(x: habit.x - 6, y: habit.y - 6, width: habit.width + 12, height: habit.height + 12)  // inside the 22 pt gap with the frame around it
         let window = try stage.session.openWindow(over: rect)
         var last = ""
         let covered = eventually(timeout: RealBarTests.patience) {

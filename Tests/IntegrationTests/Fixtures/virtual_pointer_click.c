@@ -5,7 +5,8 @@
  *
  * creates the pointer device (the seat gains the pointer capability, so clients bind their
  * wl_pointer), prints "ready", then reads lines "X Y" from stdin: for each, moves the pointer to
- * (X, Y) of the WIDTH x HEIGHT layout, presses and releases button 1 and prints "clicked" once
+ * (X, Y) of the WIDTH x HEIGHT layout, presses and releases button 1, moves the pointer to the
+ * layout's bottom-right corner (screenshots show the cursor) and prints "clicked" once
  * the compositor has handled every request (a round trip). Exits 0 at the end of stdin; 1 when
  * the compositor offers no virtual pointer or no seat. Built by the tests with
  * `cc … -lwayland-client`.
@@ -92,6 +93,9 @@ int main(int argc, char **argv) {
         wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
         wl_display_roundtrip(display);
         wl_proxy_marshal_flags(pointer, BUTTON, NULL, 1, 0, now_ms(), left, 0);
+        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+        /* Off to the layout's bottom-right corner: grim's screenshots show the cursor. */
+        wl_proxy_marshal_flags(pointer, MOTION_ABSOLUTE, NULL, 1, 0, now_ms(), w - 1, h - 1, w, h);
         wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
         wl_display_roundtrip(display);
         printf("clicked\n");
