@@ -28,12 +28,13 @@ enum DesktopCommand {
         var configPath: String?
         var surface = SurfaceKind.chosen(environment)
         var passed: [String] = []
+        var gallery = false
         var i = 0
         while i < args.count {
             switch args[i] {
             case "--help", "-h": print(usage); return 0
             case "--version": print(version); return 0
-            case "--gallery": return exec(SiblingExecutable.path("widgethost-edit"), ["--gallery"], what: "the gallery (it comes with widgethost-edit)")
+            case "--gallery": gallery = true
             case "--lean": surface = .lean
             case "--gtk": surface = .gtk
             case "--config", "--out":
@@ -44,6 +45,11 @@ enum DesktopCommand {
             default: return fail("unknown argument \"\(args[i])\"")
             }
             i += 1
+        }
+        if gallery {
+            // The editor of the same configuration (WIDGETHOST_EDIT_EXECUTABLE: as the surface's menu).
+            let editor = environment["WIDGETHOST_EDIT_EXECUTABLE"] ?? SiblingExecutable.path("widgethost-edit")
+            return exec(editor, ["--gallery"] + (configPath.map { ["--config", $0] } ?? []), what: "the gallery (it comes with widgethost-edit)")
         }
         // GNOME Wayland has no layer-shell: the extension's Wayland window, or an Xwayland desktop
         // window (the lean X11 surface on the shell's DISPLAY), said in one line.

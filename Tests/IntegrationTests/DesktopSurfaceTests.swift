@@ -130,6 +130,19 @@ import Glibc
         #expect(gtk.stdout.contains(", gtk-layer-shell "), "\(gtk.stdout)")
     }
 
+    /// `--gallery` opens the editor's gallery of the same configuration, wherever `--config` is
+    /// among the arguments.
+    @Test func galleryOpensTheEditorOnTheSameConfig() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let editor = dir.path + "/editor.sh", args = dir.path + "/args"
+        FileManagerFree.write(editor, "#!/bin/sh\nprintf '%s ' \"$@\" > \(args)\n")
+        chmod(editor, 0o755)
+        let r = run("/usr/bin/env", ["WIDGETHOST_EDIT_EXECUTABLE=\(editor)", TestPaths.products + "/widgethost-desktop",
+                                     "--gallery", "--config", dir.path + "/config.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManagerFree.read(args) == "--gallery --config \(dir.path)/config.json ", "\(r.stderr)")
+    }
+
     /// Issue 22: a conky that cannot run the `${image}` recipe is named — path, version, package,
     /// features — with the reason (conky-cli, which can replace conky-std mid-run, has neither
     /// X11 nor Imlib2).
