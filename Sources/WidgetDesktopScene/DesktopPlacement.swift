@@ -12,11 +12,13 @@ import WidgetHostCore
 ///
 /// Pure value; any thread.
 public struct DesktopPlacement: Equatable, Sendable {
-    /// One placed widget. `frame` is in the area's logical points.
+    /// One placed widget. `frame` is in the area's logical points: the widget's nominal size
+    /// × `zoom` (1 on the desktop grid; StandBy draws widgets larger).
     public struct Widget: Equatable, Sendable {
         public var id: String
         public var family: WidgetFamily
         public var frame: LogicalRect
+        public var zoom = 1.0
     }
 
     /// The surface's area in the output's logical points; nil when no widget is placed.

@@ -40,11 +40,24 @@ public final class DesktopScene {
     public var hostRunning = true {
         didSet { if oldValue != hostRunning { invalidateAll() } }
     }
+    /// StandBy (`--standby`): the whole output black, two stacks of widgets drawn large
+    /// (`StandByStacks`); nil on the desktop. Changing it places and redraws everything.
+    public var standBy: StandByStacks? {
+        didSet { if oldValue != standBy { interaction.reset(); replace(damageAll: true) } }
+    }
+    /// StandBy's night mode: everything drawn in red on black (`NightTint`), for a dark
+    /// bedroom. Changing it redraws everything.
+    public var night = false {
+        didSet { if oldValue != night { invalidateAll() } }
+    }
     public private(set) var layout: DesktopViewMessage.Layout?
     public private(set) var interaction = SceneInteraction()
+    /// A press on a StandBy stack, kept to tell a vertical swipe from a click.
+    private var standByPress: (output: DisplayOutput.ID, stack: Int, y: Double)?
 
-    /// The appearance widgets are drawn in: the layout's `dark`, else the desktop's.
-    public var appearance: Appearance { (layout?.dark ?? desktopDark) ? .dark : .light }
+    /// The appearance widgets are drawn in: dark in StandBy (as on an iPhone), else the
+    /// layout's `dark`, else the desktop's.
+    public var appearance: Appearance { standBy != nil || (layout?.dark ?? desktopDark) ? .dark : .light }
 
     private let renderer = PictureRenderer()
     private var widgets: [String: SceneWidget] = [:]
@@ -150,12 +163,52 @@ public final class DesktopScene {
     /// A pointer event on its output's surface: the action for the executable.
     public func handle(_ event: PointerEvent) -> SceneAction {
         guard let c = context(event.output) else { return .nothing }
+        if standBy != nil, swipedStandBy(event) {
+            var leave = event
+            leave.kind = .leave
+            return interacting { $0.pointer(leave, c) }
+        }
         return interacting { $0.pointer(event, c) }
     }
+
+    /// StandBy's vertical swipe on a stack (at least `standBySwipe` points): up shows the
+    /// stack's next widget, down the previous one. True when `event` ended one.
+    private func swipedStandBy(_ event: PointerEvent) -> Bool {
+        guard let out = outputs[event.output], let area = out.placement.area, let layout else { return false }
+        switch event.kind {
+        case .press(button: 1):
+            let stacks = StandByStacks.stacks(layout, families: widgets.mapValues(\.message.family))
+            standByPress = StandByStacks.stack(atX: event.x, width: area.width, stacks: stacks).map { (event.output, $0, event.y) }
+            return false
+        case .release(button: 1):
+            defer { standByPress = nil }
+            guard let p = standByPress, p.output == event.output, abs(event.y - p.y) >= Self.standBySwipe else { return false }
+            standBy?.rotate(p.stack, by: event.y < p.y ? 1 : -1)
+            replace(damageAll: false)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// How far a StandBy swipe travels, in points.
+    public static let standBySwipe = 40.0
 
     /// A key event while the surface has keyboard focus: the action for the executable.
     public func handle(_ event: KeyEvent) -> SceneAction {
         guard let c = context(event.output) else { return .nothing }
+        if standBy != nil, interaction.menu == nil, event.key == .up || event.key == .down, let layout,
+           let area = outputs[event.output]?.placement.area {
+            // Up / Down turn the stack of the focused widget (the left one without focus).
+            let stacks = StandByStacks.stacks(layout, families: widgets.mapValues(\.message.family))
+            let focusedX = interaction.focus.flatMap { c.placement.frame(of: $0) }.map { $0.x + $0.width / 2 } ?? 0
+            if let stack = StandByStacks.stack(atX: focusedX, width: area.width, stacks: stacks) {
+                standBy?.rotate(stack, by: event.key == .up ? 1 : -1)
+                interaction.reset()
+                replace(damageAll: false)
+            }
+            return .nothing
+        }
         return interacting { $0.key(event, c) }
     }
 
@@ -178,7 +231,7 @@ public final class DesktopScene {
     }
 
     /// Whether the surface wants keyboard input now (menu, edit mode, a focused widget).
-    public var wantsKeyboard: Bool { interaction.wantsKeyboard }
+    public var wantsKeyboard: Bool { interaction.wantsKeyboard || standBy != nil }
 
     /// Whether `output` has something to draw.
     public func needsFrame(on output: DisplayOutput.ID) -> Bool {
@@ -189,7 +242,7 @@ public final class DesktopScene {
     /// What is under area point (`x`, `y`) of `output`.
     public func hit(on output: DisplayOutput.ID, x: Double, y: Double) -> SceneHit? {
         guard let w = outputs[output]?.placement.widget(atX: x, y: y) else { return nil }
-        if let placed = widgets[w.id]?.placed, let t = WidgetHitTest.target(in: placed, x: x - w.frame.x, y: y - w.frame.y) {
+        if let placed = widgets[w.id]?.placed, let t = WidgetHitTest.target(in: placed, x: (x - w.frame.x) / w.zoom, y: (y - w.frame.y) / w.zoom) {
             return .control(id: w.id, target: t)
         }
         return .widget(id: w.id)
@@ -239,7 +292,7 @@ public final class DesktopScene {
         for r in rects { cairo_rectangle(cr, Double(r.x), Double(r.y), Double(r.width), Double(r.height)) }
         cairo_clip(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(cr, 0, 0, 0, 0)
+        cairo_set_source_rgba(cr, 0, 0, 0, standBy == nil ? 0 : 1)
         cairo_paint(cr)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
         let s = buffer.scale
@@ -249,17 +302,18 @@ public final class DesktopScene {
         for w in placement.widgets where w.id != drag?.id {
             let frame = shownFrame(of: w.id, placement) ?? w.frame
             guard let r = PixelRect(covering: frame, scale: s), rects.contains(where: { $0.intersection(r) != nil }) else { continue }
-            drawWidget(w.id, family: w.family, frame: frame, on: cr, scale: s)
+            drawWidget(w.id, family: w.family, frame: frame, zoom: w.zoom, on: cr, scale: s)
             if interaction.editing { decorations.removeBadge(SceneInteraction.badgeFrame(of: frame)) }
             if interaction.focus == w.id { decorations.focusRing(frame) }
         }
         if let d = drag, let w = placement.widgets.first(where: { $0.id == d.id }), let f = shownFrame(of: d.id, placement) {
-            drawWidget(w.id, family: w.family, frame: f, on: cr, scale: s)
+            drawWidget(w.id, family: w.family, frame: f, zoom: w.zoom, on: cr, scale: s)
             decorations.removeBadge(SceneInteraction.badgeFrame(of: f))
         }
         if let m = interaction.menu { decorations.menu(m) }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
+        if night { for r in rects { NightTint.apply(to: buffer, r) } }
         cairo_surface_destroy(surface)
     }
 
@@ -273,12 +327,13 @@ public final class DesktopScene {
     }
 
     /// One widget at `frame` (area points): its tree through `PictureRenderer.paint` at a
-    /// whole-pixel origin; dimmed and marked when stale or not running.
-    private func drawWidget(_ id: String, family: WidgetFamily, frame: LogicalRect, on cr: OpaquePointer, scale s: Double) {
+    /// whole-pixel origin, at `zoom` × the buffer's scale (1 but in StandBy); dimmed and marked
+    /// when stale or not running.
+    private func drawWidget(_ id: String, family: WidgetFamily, frame: LogicalRect, zoom: Double, on cr: OpaquePointer, scale s: Double) {
         guard let w = widgets[id] else { return }
         let (ox, oy) = Self.pixelOrigin(of: frame, scale: s)
         let mark = WidgetMark(stale: w.message.stale, running: w.message.running && hostRunning)
-        let options = PictureOptions(scale: s, appearance: appearance, now: w.laidOutAt)
+        let options = PictureOptions(scale: s * zoom, appearance: appearance, now: w.laidOutAt)
         if mark != nil { cairo_push_group(cr) }
         let view = w.message.view ?? ViewNode(kind: .empty)
         let placed = w.placed ?? renderer.layout(view, family: family, now: w.laidOutAt)
@@ -287,9 +342,9 @@ public final class DesktopScene {
         cairo_pop_group_to_source(cr)
         cairo_paint_with_alpha(cr, 0.45)
         let width = renderer.text.measure(mark.text, font: WidgetMark.font, width: nil, maxLines: 1).width
-        let r = WidgetMark.frame(textWidth: width, width: frame.width, height: frame.height, placed: w.placed)
-        SceneDecorations(cr: cr, text: renderer.text, scale: s, dark: appearance == .dark)
-            .mark(mark.text, at: Rect(x: ox / s + r.x, y: oy / s + r.y, width: r.width, height: r.height))
+        let r = WidgetMark.frame(textWidth: width, width: frame.width / zoom, height: frame.height / zoom, placed: w.placed)
+        SceneDecorations(cr: cr, text: renderer.text, scale: s * zoom, dark: appearance == .dark)
+            .mark(mark.text, at: Rect(x: ox / (s * zoom) + r.x, y: oy / (s * zoom) + r.y, width: r.width, height: r.height))
     }
 
     // MARK: - Damage bookkeeping
@@ -333,6 +388,7 @@ public final class DesktopScene {
 
     private func placement(for o: DisplayOutput) -> DesktopPlacement {
         guard let layout else { return DesktopPlacement(layout: .init(widgets: [], anchor: "", margin: 0, gap: 0, columns: 1, scale: 1, dark: nil), families: [:], output: o) }
+        if let standBy { return DesktopPlacement(standBy: standBy, layout: layout, families: widgets.mapValues(\.message.family), output: o) }
         return DesktopPlacement(layout: layout, families: widgets.mapValues(\.message.family), output: o,
                                 minimumSize: (ContextMenu.width, ContextMenu.height))
     }
@@ -344,7 +400,8 @@ public final class DesktopScene {
         case .widget(let id, let r):
             guard let f = shownFrame(of: id, placement) else { return nil }
             let (ox, oy) = Self.pixelOrigin(of: f, scale: s)
-            return PixelRect(covering: LogicalRect(x: r.x, y: r.y, width: r.width, height: r.height), scale: s, dx: ox, dy: oy)
+            let z = placement.widgets.first { $0.id == id }?.zoom ?? 1
+            return PixelRect(covering: LogicalRect(x: r.x * z, y: r.y * z, width: r.width * z, height: r.height * z), scale: s, dx: ox, dy: oy)
         }
     }
 
@@ -358,6 +415,8 @@ public final class DesktopScene {
     private func interacting(_ body: (inout SceneInteraction) -> SceneAction) -> SceneAction {
         let before = interaction
         let action = body(&interaction)
+        // StandBy has no grid to arrange: "Edit Home Screen" ends at once there.
+        if standBy != nil, interaction.editing { interaction.reset() }
         guard interaction.generation != before.generation else { return action }
         for (key, s) in outputs {
             let rects = Self.footprint(before, s.placement) + Self.footprint(interaction, s.placement)

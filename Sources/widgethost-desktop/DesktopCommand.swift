@@ -9,13 +9,17 @@ import Glibc
 /// Arguments and start-up of `widgethost-desktop`. Main thread.
 enum DesktopCommand {
     static let usage = """
-    usage: widgethost-desktop [--config FILE] [--lean | --gtk] [--gallery] [--version]
+    usage: widgethost-desktop [--config FILE] [--lean | --gtk] [--standby [--night]] [--gallery] [--version]
 
     Puts the widgets of the configuration's `desktop` section on the desktop.
       --lean     the lean surface (the default): draws the host's view stream itself
                  (Wayland layer-shell or X11, no toolkit)
       --gtk      the GTK surface (widgethost-desktop-gtk: a layer-shell surface on the bottom
                  layer under Wayland), reading pictures from out/
+      --standby  StandBy, for a bedside or kiosk screen: full screen on every output, black,
+                 the widgets in two stacks side by side drawn large; swipe a stack up or down
+                 (or press Up / Down) for its next widget (lean surface only)
+      --night    with --standby: night mode, everything in red on black
       --gallery  opens the Add Widget gallery (widgethost-edit --gallery)
     Without --lean or --gtk: WIDGETHOST_DESKTOP_SURFACE (lean or gtk), else the lean one.
     See docs/desktop.md.
@@ -29,6 +33,7 @@ enum DesktopCommand {
         var surface = SurfaceKind.chosen(environment)
         var passed: [String] = []
         var gallery = false
+        var look = LeanDesktop.Look()
         var i = 0
         while i < args.count {
             switch args[i] {
@@ -37,6 +42,8 @@ enum DesktopCommand {
             case "--gallery": gallery = true
             case "--lean": surface = .lean
             case "--gtk": surface = .gtk
+            case "--standby": look.standBy = true
+            case "--night": look.night = true
             case "--config", "--out":
                 guard i + 1 < args.count else { return fail("\(args[i]) needs a value") }
                 if args[i] == "--config" { configPath = args[i + 1] }
@@ -66,10 +73,12 @@ enum DesktopCommand {
                 setenv("GDK_BACKEND", "x11", 1)  // for the GTK surface, when --gtk runs it
             }
         }
+        if look.night && !look.standBy { return fail("--night is StandBy's night mode: give --standby too") }
+        if look.standBy && surface == .gtk { return fail("--standby is drawn by the lean surface only: leave out --gtk") }
         if surface == .gtk { return exec(SiblingExecutable.path("widgethost-desktop-gtk"), passed, what: "the GTK surface") }
         let loaded: DesktopSurfaceConfig
         do { loaded = try DesktopSurfaceConfig.load(explicitPath: configPath, environment: environment) } catch { return fail("\(error)") }
-        return LeanDesktop.run(loaded)
+        return LeanDesktop.run(loaded, look: look)
     }
 
     /// What `--version` prints: the SDK whose trees it draws and the libraries it draws with.

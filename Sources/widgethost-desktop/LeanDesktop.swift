@@ -10,10 +10,17 @@ import Glibc
 /// backend (`DisplayBackendChoice`: Wayland layer-shell or X11), the host's view stream, the
 /// scene and the loop; no GTK, no render process. Main thread.
 enum LeanDesktop {
+    /// How the widgets are shown: on the desktop, or in StandBy (full screen, two stacks), by
+    /// night in red. Value type.
+    struct Look {
+        var standBy = false
+        var night = false
+    }
+
     /// Runs until SIGTERM/SIGINT (0) or the display goes away or cannot be opened (1).
-    static func run(_ loaded: DesktopSurfaceConfig) -> Int32 {
+    static func run(_ loaded: DesktopSurfaceConfig, look: Look = Look()) -> Int32 {
         let log: (String) -> Void = { FileHandleFree.error("widgethost-desktop: " + $0) }
-        guard let backend = DisplayBackendChoice.open(environment: loaded.environment, log: log) else {
+        guard let backend = DisplayBackendChoice.open(environment: loaded.environment, fullScreen: look.standBy, log: log) else {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is WAYLAND_DISPLAY or DISPLAY set?)")
             return 1
         }
@@ -23,7 +30,10 @@ enum LeanDesktop {
         FileHandleFree.error("widgethost-desktop: lean surface (\(x11 == nil ? "wayland-client" : "Xlib"), no GTK) on \(backend.modeDescription)")
         let actions = WidgetActions(controlSocket: socket, configPath: loaded.editPath, environment: loaded.environment,
                                     editExecutable: loaded.environment["WIDGETHOST_EDIT_EXECUTABLE"] ?? SiblingExecutable.path("widgethost-edit"), log: log)
-        let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: socket), scene: DesktopScene(),
+        let scene = DesktopScene()
+        if look.standBy { scene.standBy = StandByStacks() }
+        scene.night = look.night
+        let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: socket), scene: scene,
                                       actions: actions, log: log)
         loop.onLayout = { x11?.fallbackScale = $0.scale }
         loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }

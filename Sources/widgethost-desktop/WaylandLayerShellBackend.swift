@@ -43,6 +43,9 @@ final class WaylandLayerShellBackend: DisplayBackend {
         case .toplevel:
             return "a Wayland xdg-toplevel window for the WidgetHost GNOME Shell extension, which keeps it on the desktop; "
                 + "without the extension it is an ordinary window"
+        case .fullScreen:
+            return globals.layerShell != nil ? "StandBy: a Wayland layer-shell surface on the overlay layer over each whole output"
+                : "StandBy: a full-screen Wayland xdg-toplevel window on each output"
         }
     }
 
@@ -69,7 +72,7 @@ final class WaylandLayerShellBackend: DisplayBackend {
         switch role {
         case .layerShell where globals.layerShell == nil:
             throw Unsupported(description: "the Wayland compositor offers no layer-shell (zwlr_layer_shell_v1)")
-        case .toplevel where globals.wmBase == nil:
+        case .toplevel where globals.wmBase == nil, .fullScreen where globals.layerShell == nil && globals.wmBase == nil:
             throw Unsupported(description: "the Wayland compositor offers no xdg-shell (xdg_wm_base)")
         default: break
         }

@@ -26,6 +26,9 @@ enum WaylandSurfaceRole: Sendable {
     /// desktop layer itself (GNOME, through the WidgetHost Shell extension). By itself it is an
     /// ordinary window that the window manager places.
     case toplevel
+    /// StandBy: over the whole output and above every window — a layer surface on the overlay
+    /// layer, or, without layer-shell, an `xdg_toplevel` asked to be full screen on its output.
+    case fullScreen
 }
 
 /// One output's surface: a `wl_surface` with its role over the widgets' area of that output, a
@@ -91,10 +94,11 @@ final class WaylandSurface {
             fractional = scale
             wp_fractional_scale_v1_add_listener(scale, fractionalListener, me)
         }
-        switch role {
-        case .layerShell:
+        let layered = role == .layerShell || (role == .fullScreen && globals.layerShell != nil)
+        if layered {
+            let level = role == .fullScreen ? ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY : ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM
             let layer = zwlr_layer_shell_v1_get_layer_surface(globals.layerShell, surface, output.proxy,
-                                                               UInt32(ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM.rawValue), "widgethost-desktop")!
+                                                               UInt32(level.rawValue), "widgethost-desktop")!
             layerSurface = layer
             zwlr_layer_surface_v1_add_listener(layer, layerSurfaceListener, me)
             zwlr_layer_surface_v1_set_anchor(layer, UInt32(ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue))
@@ -105,7 +109,7 @@ final class WaylandSurface {
             // never taken from a window. Before it, none.
             zwlr_layer_surface_v1_set_keyboard_interactivity(layer, globals.layerShellVersion >= 4
                 ? UInt32(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue) : 0)
-        case .toplevel:
+        } else {
             let xdg = xdg_wm_base_get_xdg_surface(globals.wmBase, surface)!
             xdgSurface = xdg
             xdg_surface_add_listener(xdg, xdgSurfaceListener, me)
@@ -113,6 +117,7 @@ final class WaylandSurface {
             toplevel = window
             xdg_toplevel_add_listener(window, toplevelListener, me)
             xdg_toplevel_set_app_id(window, "widgethost-desktop")
+            if role == .fullScreen { xdg_toplevel_set_fullscreen(window, output.proxy) }
         }
         place(output: output)
         wl_surface_commit(surface)
@@ -140,7 +145,10 @@ final class WaylandSurface {
             zwlr_layer_surface_v1_set_margin(layer, Int32(rect.y), 0, 0, Int32(rect.x))
             zwlr_layer_surface_v1_set_size(layer, UInt32(rect.width), UInt32(rect.height))
         }
-        if let window = toplevel {
+        if let window = toplevel, role == .fullScreen {
+            // Not the desktop title: the GNOME extension must leave StandBy's window alone.
+            xdg_toplevel_set_title(window, "WidgetHost StandBy")
+        } else if let window = toplevel {
             xdg_toplevel_set_title(window, Self.toplevelTitle(connector: connector, rect: rect))
             xdg_toplevel_set_min_size(window, Int32(rect.width), Int32(rect.height))
             xdg_toplevel_set_max_size(window, Int32(rect.width), Int32(rect.height))

@@ -62,8 +62,13 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         var mapped = false
     }
 
-    /// Opens the display named by `DISPLAY`; nil when there is none.
-    init?() {
+    /// StandBy: each window covers its whole monitor, above every other (`_NET_WM_STATE_FULLSCREEN`,
+    /// or raised override-redirect without a window manager's desktop support), and takes the keyboard.
+    let fullScreen: Bool
+
+    /// Opens the display named by `DISPLAY`; nil when there is none. `fullScreen`: StandBy's windows.
+    init?(fullScreen: Bool = false) {
+        self.fullScreen = fullScreen
         guard let display = XOpenDisplay(nil) else { return nil }
         widgethost_x11_install_handlers()
         self.display = display
@@ -80,7 +85,9 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         colormap = XCreateColormap(display, root, visual, AllocNone)
         let (supportsDesktop, wmName) = Self.windowManager(display, root: root)
         unmanaged = !supportsDesktop
-        modeDescription = unmanaged
+        modeDescription = fullScreen
+            ? "StandBy: a full-screen X11 window on each monitor" + (unmanaged ? " above all others" : " under \(wmName ?? "the window manager")")
+            : unmanaged
             ? "an X11 window below all others (the window manager has no desktop windows)"
             : "an X11 desktop window under \(wmName ?? "the window manager")"
         var major: Int32 = 0, minor: Int32 = 0, pixmaps: Int32 = 0
@@ -132,7 +139,8 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         // The window manager's work area (the screen less its panels: GNOME's top bar, Xfce's
         // panel), the first desktop's; the grid's anchor and margin count from its edges.
         let area = Self.longProperty(display, root, workAreaAtom, type: XA_CARDINAL)
-        let workArea = area.count >= 4 && area[2] > 0 && area[3] > 0 ? (x: area[0], y: area[1], width: area[2], height: area[3]) : nil
+        // StandBy covers the whole monitor, panels included.
+        let workArea = !fullScreen && area.count >= 4 && area[2] > 0 && area[3] > 0 ? (x: area[0], y: area[1], width: area[2], height: area[3]) : nil
         var count: Int32 = 0
         if hasRandR, let monitors = XRRGetMonitors(display, root, 1, &count), count > 0 {
             for i in 0..<Int(count) {
@@ -180,7 +188,7 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         (surface.x, surface.y, surface.width, surface.height) = (x, y, w, h)
         if !surface.mapped {
             XMapWindow(display, surface.window)
-            if unmanaged { XLowerWindow(display, surface.window) }
+            if unmanaged { if fullScreen { XRaiseWindow(display, surface.window) } else { XLowerWindow(display, surface.window) } }
             surface.mapped = true
         }
     }
@@ -205,16 +213,22 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             classHint.res_class = UnsafeMutablePointer(mutating: name)
             XSetClassHint(display, window, &classHint)
         }
-        setAtoms(window, "_NET_WM_WINDOW_TYPE", ["_NET_WM_WINDOW_TYPE_DESKTOP"])
-        setAtoms(window, "_NET_WM_STATE", ["_NET_WM_STATE_BELOW", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"])
+        if fullScreen {
+            setAtoms(window, "_NET_WM_WINDOW_TYPE", ["_NET_WM_WINDOW_TYPE_NORMAL"])
+            setAtoms(window, "_NET_WM_STATE", ["_NET_WM_STATE_FULLSCREEN", "_NET_WM_STATE_ABOVE", "_NET_WM_STATE_STICKY"])
+        } else {
+            setAtoms(window, "_NET_WM_WINDOW_TYPE", ["_NET_WM_WINDOW_TYPE_DESKTOP"])
+            setAtoms(window, "_NET_WM_STATE", ["_NET_WM_STATE_BELOW", "_NET_WM_STATE_STICKY", "_NET_WM_STATE_SKIP_TASKBAR", "_NET_WM_STATE_SKIP_PAGER"])
+        }
         setLongs(window, atom(display, "_NET_WM_DESKTOP"), type: XA_CARDINAL, [0xFFFF_FFFF])
         // No decorations (Motif hints: flags = decorations, decorations = 0).
         let motif = atom(display, "_MOTIF_WM_HINTS")
         setLongs(window, motif, type: motif, [2, 0, 0, 0, 0])
-        // No keyboard focus from the window manager (it is a desktop, not an application).
+        // No keyboard focus from the window manager (it is a desktop, not an application); StandBy
+        // takes it (Up / Down turn a stack).
         if let hints = XAllocWMHints() {
             hints.pointee.flags = InputHint
-            hints.pointee.input = 0
+            hints.pointee.input = fullScreen ? 1 : 0
             XSetWMHints(display, window, hints)
             XFree(hints)
         }
@@ -268,7 +282,8 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
     /// Grabs the keyboard for `output`'s window while the scene's menu or edit mode wants keys
     /// (a desktop window takes no focus from the window manager), and lets it go after.
     func setKeyboardWanted(_ wanted: Bool, on output: DisplayOutput.ID) {
-        guard let surface = surfaces[output], surface.window != 0 else { return }
+        // StandBy's window takes focus as a window does; no grab (Alt-Tab still works).
+        guard !fullScreen, let surface = surfaces[output], surface.window != 0 else { return }
         if wanted {
             XGrabKeyboard(display, surface.window, 1, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
         } else {

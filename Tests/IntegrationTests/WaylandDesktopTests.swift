@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+import WidgetDesktopScene
 import WidgetGraphics
 import WidgetHostCore
 #if canImport(Glibc)
@@ -178,6 +179,43 @@ import Glibc
         }
         #expect(surface.process.waitForExit(timeout: 0) == nil, "the surface ended: \(surface.process.stderr)")
     }
+    /// StandBy on sway (`--standby`): a layer surface on the overlay layer over the whole output —
+    /// black where no widget is (no wallpaper, no swaybar), over a window opened after it — with
+    /// the two stacks' widgets large, each its own picture at the zoomed scale.
+    @Test func standByIsAnOverlayOverTheWholeOutput() throws {
+        guard let sway = try SwayDesktopSession.shared(), let foot = requireProgram("foot", package: "foot") else { return }
+        try sway.setScale(1)
+        let surface = try sway.startSurface(arguments: ["--lean", "--standby"])
+        defer { surface.stop() }
+        let output = DisplayOutput(id: 1, connector: "HEADLESS-1", logicalWidth: Double(T.screen.width), logicalHeight: Double(T.screen.height),
+                                   scale: 1, isPrimary: true)
+        let placement = DesktopPlacement(standBy: StandByStacks(), layout: .init(widgets: DesktopScene.widgets, anchor: "top-left", margin: 32, gap: 22,
+                                                                                  columns: 2, scale: 2, dark: false),
+                                         families: [T.habit: .systemSmall, T.stats: .systemSmall, T.clocky: .systemMedium], output: output)
+        func showsStandBy() -> String? {
+            guard let image = sway.shot() else { return "no screenshot" }
+            var report = ""
+            for w in placement.widgets {
+                let d = StandByDesktopTests.differing(image, widget: w, scale: 1, night: false)
+                if d > 400 { report += "\(w.id): \(d) pixels differ; " }
+            }
+            // The corners (swaybar's place at the bottom included) are StandBy's black.
+            for (x, y) in [(3, 3), (image.width - 3, image.height - 3), (image.width / 2, image.height - 10)]
+                where image.pixels[y * image.width + x] & 0xFF_FFFF != 0 { report += "(\(x), \(y)) is not black; " }
+            return report.isEmpty ? nil : report
+        }
+        var report: String?
+        #expect(eventually(timeout: Self.patience) { report = showsStandBy(); return report == nil }, "\(report ?? "")\n\(surface.process.stderr)")
+        #expect(surface.process.stderr.contains("StandBy: a Wayland layer-shell surface on the overlay layer over each whole output"),
+                "\(surface.process.stderr)")
+        // A window opened now stays under it.
+        let window = try sway.start(foot, ["sleep", "3600"], name: "foot-standby")
+        defer { window.signal(SIGTERM); _ = window.waitForExit(timeout: Self.patience) }
+        #expect(eventually(timeout: Self.patience) { sway.swaymsg(["-t", "get_tree"]).stdout.contains("foot") }, "no foot window")
+        report = showsStandBy()
+        #expect(report == nil, "\(report ?? "")")
+    }
+
 
     /// sway going away ends the surface with one line and status 1 (a private sway: the shared
     /// one serves the other tests).
@@ -493,7 +531,7 @@ final class SwayDesktopSession {
     }
 
     /// A lean surface of this sway and its fake host; `protocolLog`: with `WAYLAND_DEBUG=client`.
-    func startSurface(protocolLog: Bool = false) throws -> SwaySurface {
+    func startSurface(protocolLog: Bool = false, arguments: [String] = ["--lean"]) throws -> SwaySurface {
         _ = try pointerDevice()   // before the surface, which then binds the seat's pointer at start
         surfaces += 1
         let socketPath = scene.dir.path + "/ctl-\(surfaces).sock"
@@ -509,7 +547,7 @@ final class SwayDesktopSession {
             widgets: DesktopScene.widgets.map { LeanTrees.widget($0, view: expectedTrees[$0]) }, removed: [])
         let host = try FakeViewHost(path: socketPath, snapshot: snapshot)
         chmod(socketPath, 0o777)   // the surface runs as the session's user
-        let process = try start(scene.session.bin + "/widgethost-desktop", ["--lean"], name: "desktop-\(surfaces)",
+        let process = try start(scene.session.bin + "/widgethost-desktop", arguments, name: "desktop-\(surfaces)",
                                 extraEnvironment: protocolLog ? ["WAYLAND_DEBUG=client"] : [])
         return SwaySurface(process: process, host: host)
     }
