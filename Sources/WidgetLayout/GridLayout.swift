@@ -64,7 +64,7 @@ extension LayoutPass {
     /// cell. Each cell sits in its column × row rectangle by the grid's alignment (the row's
     /// vertical alignment when it names one, its column's `gridColumnAlignment` horizontally),
     /// or at its own `gridCellAnchor`; a cell with `gridCellColumns(n)` takes the rectangle of
-    /// n columns and the spacing between them.
+    /// n columns and the spacing between them, aligned by the grid (no one column's alignment).
     func grid(_ b: LayoutBox, _ p: ProposedSize) -> GridArrangement {
         if let g = b.grids[p] { return g }
         let hs = b.horizontalSpacing ?? Self.defaultSpacing, vs = b.spacing ?? Self.defaultSpacing
@@ -135,7 +135,7 @@ extension LayoutPass {
                     let s = Sanitize.drawable(size(c, q), q)
                     let cellRect = Rect(x: span.start < starts.count ? starts[span.start] : gridWidth, y: y, width: q.width ?? 0, height: h)
                     var a = align
-                    if span.start < columnAlignment.count, let x = columnAlignment[span.start] { a.x = x }
+                    if span.count == 1, span.start < columnAlignment.count, let x = columnAlignment[span.start] { a.x = x }
                     if let anchor = Self.cellAnchor(c) { a = anchor }
                     placed.append((q, Rect(origin: a.origin(of: s, in: cellRect), size: s)))
                 }
