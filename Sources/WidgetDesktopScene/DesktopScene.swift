@@ -59,7 +59,7 @@ public final class DesktopScene {
     /// layout's `dark`, else the desktop's.
     public var appearance: Appearance { standBy != nil || (layout?.dark ?? desktopDark) ? .dark : .light }
 
-    private let renderer = PictureRenderer()
+    private let renderer = PictureRenderer(locale: .currentTime)
     private var widgets: [String: SceneWidget] = [:]
     private var outputs: [DisplayOutput.ID: OutputState] = [:]
 

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 @testable import OpenWidgetKit
 
@@ -50,6 +53,9 @@ import FoundationEssentials
     #expect(eval(ProgressView(timerInterval: d...e)).date == DateText(style: "progress", start: d, end: e, countsDown: true))
     #expect(eval(Text(d, format: .dateTime.hour().minute())).date?.style == "time")
     #expect(eval(Text(d, format: .dateTime.month().day())).date?.style == "date")
-    #expect(DateTimeFormatStyle().year().month().day().format(d) == "2023-11-14")
-    #expect(DateTimeFormatStyle().hour().minute().format(d) == "22:13")
+    // `format(_:)` gives the fields in this process's locale (`LC_TIME`) and time zone (here UTC).
+    setenv("TZ", "UTC", 1); tzset()
+    let t = CivilDateTime(year: 2023, month: 11, day: 14, weekday: 2, hour: 22, minute: 13, second: 20)
+    #expect(DateTimeFormatStyle().year().month().day().format(d) == LocaleFormats.currentTime.format(DateFields(skeleton: "yMMMd"), t))
+    #expect(DateTimeFormatStyle().hour().minute().format(d) == LocaleFormats.currentTime.format(DateFields(skeleton: "jm"), t))
 }
