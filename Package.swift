@@ -32,9 +32,35 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
 /// no ICU in its worker imports `OpenWidgetKit` instead (docs/porting.md, docs/performance.md).
 let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "UIKit"]
 
+/// The corpus (issue 27): widget extensions of our own written as for iOS in Xcode — `@main`
+/// bundle, widget files, `AppIntent.swift`, asset catalogue, `Localizable.strings`, Apple's
+/// imports — built untouched and without the build plugin, as `XcodeStyleWidget` is
+/// (Tests/SwiftFixtures/Corpus, docs/porting.md "The corpus").
+let corpusBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] =
+    ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar"].map {
+        ($0, $0, "Tests/SwiftFixtures/Corpus/" + $0, ["WidgetKit", "SwiftUI", "AppIntents", "Intents"])
+    }
+
 /// Bundles built as Xcode builds an extension, without the `WidgetBundleSupport` build plugin:
 /// code that imports Apple's module names gets one `CGFloat` from them (Sources/AppleFrameworks).
-let bundlesWithoutBuildPlugin: Set<String> = ["XcodeStyleWidget"]
+/// What Xcode compiles into a widget extension beside its code (asset catalogues, string tables,
+/// `Info.plist`), found in a bundle's folder: kept out of SwiftPM's resources, which would ask the
+/// package for a default localisation and a `Bundle.module` that no `.so` copied to `Plugins/` has.
+func xcodeResources(in path: String) -> [String] {
+    var found: [String] = []
+    #if canImport(Glibc)
+    let root = String(#filePath.dropLast("Package.swift".count))
+    guard let dir = opendir(root + path) else { return [] }
+    defer { closedir(dir) }
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if [".xcassets", ".lproj", ".xcstrings", ".strings", ".plist", ".intentdefinition"].contains(where: name.hasSuffix) { found.append(name) }
+    }
+    #endif
+    return found.sorted()
+}
+
+let bundlesWithoutBuildPlugin: Set<String> = Set(["XcodeStyleWidget"] + corpusBundles.map(\.target))
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
@@ -100,7 +126,7 @@ let package = Package(
         .library(name: "WidgetKit", targets: appleModuleNames),
         /// Every bundle target uses it: one `CGFloat` per bundle, so files that import Foundation compile.
         .plugin(name: "WidgetBundleSupport", targets: ["WidgetBundleSupport"]),
-    ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
+    ] + (exampleBundles + fixtureBundles + corpusBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -222,6 +248,7 @@ let package = Package(
             path: "Benchmarks/PictureBench"
         ),
         .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
+        .testTarget(name: "AppleFrameworksTests", dependencies: ["WidgetKit"], swiftSettings: pluginSwiftSettings),
         .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
@@ -234,8 +261,8 @@ let package = Package(
             dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout"],
             resources: [.copy("Fixtures")]
         ),
-    ] + (exampleBundles + fixtureBundles).map {
-        .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
+    ] + (exampleBundles + fixtureBundles + corpusBundles).map {
+        .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path, exclude: xcodeResources(in: $0.path),
                 swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings,
                 plugins: bundlesWithoutBuildPlugin.contains($0.target) ? [] : ["WidgetBundleSupport"])
     },
