@@ -14,3 +14,9 @@
 /// Declared in a module that imports both, it shadows each of theirs, so `CGFloat` in widget
 /// code is not ambiguous even without the `WidgetBundleSupport` build plugin.
 public typealias CGFloat = OpenWidgetKit.CGFloat
+
+/// One `CGSize`, `CGPoint` and `CGRect` for the same reason: the SDK's (what `GeometryProxy`
+/// gives), shadowing Foundation's.
+public typealias CGSize = OpenWidgetKit.CGSize
+public typealias CGPoint = OpenWidgetKit.CGPoint
+public typealias CGRect = OpenWidgetKit.CGRect

@@ -9,7 +9,8 @@ import WidgetHostCore
 public struct ParameterForm: Equatable, Sendable {
     /// How a parameter is edited.
     public enum Control: Equatable, Sendable {
-        /// An `AppEnum`: a menu of its cases, shown by their display names.
+        /// An `AppEnum` or an `AppEntity`: a menu of its cases (the entities its query suggests),
+        /// shown by their display names.
         case menu([EnumOption])
         /// A `Bool`: a switch.
         case toggle
@@ -78,7 +79,7 @@ public struct ParameterForm: Equatable, Sendable {
 
     static func control(for d: ParameterDescriptor) -> Control {
         switch d.type {
-        case "enum": return d.options.map { $0.isEmpty ? .text : .menu($0) } ?? .text
+        case "enum", "entity": return d.options.map { $0.isEmpty ? .text : .menu($0) } ?? .text
         case "bool": return .toggle
         case "int": return .number(bounds: intBounds, wholeNumbers: true)
         case "double", "date": return .number(bounds: numberBounds, wholeNumbers: false)

@@ -2,7 +2,8 @@ import FoundationEssentials
 import OpenWidgetKit
 
 /// A widget's intent parameters checked against what its bundle describes (`ParameterDescriptor`):
-/// an unknown name, a value outside an `AppEnum`'s cases or of the wrong type is refused, naming
+/// an unknown name, a value outside an `AppEnum`'s cases or an `AppEntity` query's suggested ids,
+/// or of the wrong type is refused, naming
 /// what would be valid. Text from a command line (`K=V`) is read as the parameter's type; a
 /// value from a form is checked as it is. Pure; any thread.
 public enum ParameterValues {
@@ -39,7 +40,7 @@ public enum ParameterValues {
         case "double", "date":
             guard let n = Double(text), n.isFinite else { throw refused }
             return .number(n)
-        case "enum", "string", "url":
+        case "enum", "entity", "string", "url":
             return try checked(.string(text), name: name, of: widget)
         default:
             // A type this host does not know yet: JSON when it parses, else the text.
@@ -58,7 +59,9 @@ public enum ParameterValues {
         case ("string", .string): fits = true
         case ("url", .string(let s)): fits = URL(string: s)?.scheme != nil
         case ("enum", .string(let s)): fits = d.options.map { $0.contains { $0.value == s } } ?? true
-        case ("bool", _), ("int", _), ("double", _), ("date", _), ("string", _), ("url", _), ("enum", _): fits = false
+        // An `AppEntity`: the id of one of the entities its query suggested when the bundle was described.
+        case ("entity", .string(let s)): fits = (d.options ?? []).contains { $0.value == s }
+        case ("bool", _), ("int", _), ("double", _), ("date", _), ("string", _), ("url", _), ("enum", _), ("entity", _): fits = false
         default: fits = true
         }
         guard fits else {
@@ -71,6 +74,10 @@ public enum ParameterValues {
 
     /// What a parameter takes, in words: `one of: steps (Steps), calories (Calories)`, `true or
     /// false`, `a whole number`…
+    private static func optionList(_ options: [EnumOption]) -> String {
+        options.map { $0.title.isEmpty || $0.title == $0.value ? $0.value : "\($0.value) (\($0.title))" }.joined(separator: ", ")
+    }
+
     public static func typeDescription(_ d: ParameterDescriptor) -> String {
         switch d.type {
         case "bool": return "true or false"
@@ -81,7 +88,10 @@ public enum ParameterValues {
         case "string": return "text"
         case "enum":
             guard let options = d.options, !options.isEmpty else { return "a case of its enum" }
-            return "one of: " + options.map { $0.title.isEmpty || $0.title == $0.value ? $0.value : "\($0.value) (\($0.title))" }.joined(separator: ", ")
+            return "one of: " + optionList(options)
+        case "entity":
+            guard let options = d.options, !options.isEmpty else { return "an entity id (its query suggested none)" }
+            return "the id of one of: " + optionList(options)
         default: return "a \(d.type) value"
         }
     }

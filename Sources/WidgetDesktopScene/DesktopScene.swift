@@ -46,7 +46,7 @@ public final class DesktopScene {
     /// The appearance widgets are drawn in: the layout's `dark`, else the desktop's.
     public var appearance: Appearance { (layout?.dark ?? desktopDark) ? .dark : .light }
 
-    private let renderer = PictureRenderer()
+    private let renderer = PictureRenderer(locale: .currentTime)
     private var widgets: [String: SceneWidget] = [:]
     private var outputs: [DisplayOutput.ID: OutputState] = [:]
 

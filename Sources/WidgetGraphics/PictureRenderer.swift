@@ -65,8 +65,11 @@ public final class PictureRenderer {
     /// 400 KB surface per picture cost a fifth of a small PNG's time in page faults.
     private var pixels: UnsafeMutableRawPointer?
     private var pixelCapacity = 0
+    /// The formats of live times and dates in pictures: the render process and the desktop
+    /// programs pass the user's (`LocaleFormats.currentTime`), as the host's text outputs use it.
+    public let locale: LocaleFormats
 
-    public init() {}
+    public init(locale: LocaleFormats = .posix) { self.locale = locale }
 
     deinit { pixels?.deallocate() }
 
@@ -105,7 +108,7 @@ public final class PictureRenderer {
         let s = family.nominalSize
         let bounds = Rect(x: 0, y: 0, width: s.width, height: s.height).inset(by: Self.contentMargins(root))
         let shown = family == .accessoryInline ? InlineAccessoryLine.reduce(root) : root
-        return LayoutEngine(measurer: text, now: now).layout(shown, in: bounds)
+        return LayoutEngine(measurer: text, now: now, locale: locale).layout(shown, in: bounds)
     }
 
     /// The root's content margins, each made finite and clamped to 0…40 pt (bad input draws).

@@ -60,24 +60,57 @@ extension LayoutPass {
 
     /// A `Grid`: `GridRow` children are rows of cells, any other child a row spanning every
     /// column. Columns are sized like an HStack's children (least flexible first), a column
-    /// as wide as its widest cell; rows like a VStack's, as tall as their tallest cell. Each
-    /// cell sits in its column × row rectangle by the grid's alignment (the row's vertical
-    /// alignment when it names one).
+    /// as wide as its widest one-column cell; rows like a VStack's, as tall as their tallest
+    /// cell. Each cell sits in its column × row rectangle by the grid's alignment (the row's
+    /// vertical alignment when it names one, its column's `gridColumnAlignment` horizontally),
+    /// or at its own `gridCellAnchor`; a cell with `gridCellColumns(n)` takes the rectangle of
+    /// n columns and the spacing between them.
     func grid(_ b: LayoutBox, _ p: ProposedSize) -> GridArrangement {
         if let g = b.grids[p] { return g }
         let hs = b.horizontalSpacing ?? Self.defaultSpacing, vs = b.spacing ?? Self.defaultSpacing
         let rows: [[LayoutBox]?] = b.children.map { $0.node.kind == .gridRow ? $0.children : nil }
-        let columns = rows.reduce(0) { max($0, $1?.count ?? 0) }
-        func cells(column j: Int) -> [LayoutBox] { rows.compactMap { r in r.flatMap { j < $0.count ? $0[j] : nil } } }
-        // Column widths: each column's minimum and maximum are its cells' widest.
+        // Each cell's first column and the columns it spans.
+        let spans: [[(start: Int, count: Int)]?] = rows.map { r in
+            r.map { cells in
+                var next = 0
+                return cells.map { c in
+                    defer { next += Self.columnSpan(c) }
+                    return (next, Self.columnSpan(c))
+                }
+            }
+        }
+        let columns = spans.reduce(0) { m, r in max(m, r?.last.map { $0.start + $0.count } ?? 0) }
+        func cells(column j: Int) -> [LayoutBox] {
+            rows.indices.flatMap { i in
+                zip(rows[i] ?? [], spans[i] ?? []).compactMap { c, s in s.start == j && s.count == 1 ? c : nil }
+            }
+        }
+        // Column widths: each column's minimum and maximum are its one-column cells' widest.
         func colWidth(_ j: Int, _ offer: Double?) -> Double {
             cells(column: j).reduce(0) { max($0, size($1, ProposedSize(width: offer, height: nil)).width) }
         }
         let widths = tracks(count: columns, available: p.width, spacing: hs) { colWidth($0, $1) }
         let gridWidth = widths.reduce(0, +) + hs * Double(max(columns - 1, 0))
+        var starts: [Double] = []
+        var x0 = 0.0
+        for w in widths { starts.append(x0); x0 += w + hs }
+        func spanWidth(_ s: (start: Int, count: Int)) -> Double {
+            let end = min(s.start + s.count, columns)
+            guard s.start < end else { return 0 }
+            return widths[s.start..<end].reduce(0, +) + hs * Double(end - s.start - 1)
+        }
+        // A column's horizontal alignment: its first cell's `gridColumnAlignment`, else the grid's.
+        let columnAlignment: [Double?] = (0..<columns).map { j in
+            for (r, ss) in zip(rows, spans) {
+                for (c, s) in zip(r ?? [], ss ?? []) where s.start == j {
+                    if case .string(let name)? = c.node.modifiers?.other?["gridColumnAlignment"] { return AlignmentSpec(name: name).x }
+                }
+            }
+            return nil
+        }
         // Row heights, the column widths fixed.
         func rowProposals(_ i: Int, _ h: Double?) -> [ProposedSize] {
-            if let r = rows[i] { return r.indices.map { ProposedSize(width: widths[$0], height: h) } }
+            if let ss = spans[i] { return ss.map { ProposedSize(width: spanWidth($0), height: h) } }
             return [ProposedSize(width: columns > 0 ? gridWidth : p.width, height: h)]
         }
         func rowHeight(_ i: Int, _ h: Double?) -> Double {
@@ -92,18 +125,19 @@ extension LayoutPass {
         for i in b.children.indices {
             let h = heights[i]
             let rowRect = Rect(x: 0, y: y, width: width, height: h)
-            if let r = rows[i] {
-                var x = 0.0
+            if let r = rows[i], let ss = spans[i] {
                 var align = b.alignment
                 // A GridRow's own alignment, when it names one (even `.center`), wins over the grid's.
                 if let name = b.children[i].node.alignment { align.y = AlignmentSpec(name: name).y }
                 var placed: [(ProposedSize, Rect)] = []
-                for (j, c) in r.enumerated() {
-                    let q = ProposedSize(width: widths[j], height: h)
+                for (c, span) in zip(r, ss) {
+                    let q = ProposedSize(width: spanWidth(span), height: h)
                     let s = Sanitize.drawable(size(c, q), q)
-                    let o = align.origin(of: s, in: Rect(x: x, y: y, width: widths[j], height: h))
-                    placed.append((q, Rect(origin: o, size: s)))
-                    x += widths[j] + hs
+                    let cellRect = Rect(x: span.start < starts.count ? starts[span.start] : gridWidth, y: y, width: q.width ?? 0, height: h)
+                    var a = align
+                    if span.start < columnAlignment.count, let x = columnAlignment[span.start] { a.x = x }
+                    if let anchor = Self.cellAnchor(c) { a = anchor }
+                    placed.append((q, Rect(origin: a.origin(of: s, in: cellRect), size: s)))
                 }
                 out.rowCells[i] = placed
                 out.cells.append((ProposedSize(width: width, height: h), rowRect))
@@ -117,6 +151,23 @@ extension LayoutPass {
         out.size = Size(width: width, height: max(0, y))
         b.grids[p] = out
         return out
+    }
+
+    /// The most columns a cell may span (`gridCellColumns`): a bad number cannot make a grid
+    /// of millions of columns.
+    static let maxColumnSpan = 64
+
+    /// The columns cell `c` spans: its `gridCellColumns`, 1 to `maxColumnSpan`.
+    static func columnSpan(_ c: LayoutBox) -> Int {
+        guard case .number(let n)? = c.node.modifiers?.other?["gridCellColumns"], n.isFinite else { return 1 }
+        return Int(min(max(n.rounded(.down), 1), Double(maxColumnSpan)))
+    }
+
+    /// Cell `c`'s `gridCellAnchor` (unit point, each coordinate finite), nil when it has none.
+    static func cellAnchor(_ c: LayoutBox) -> AlignmentSpec? {
+        guard case .array(let xy)? = c.node.modifiers?.other?["gridCellAnchor"], xy.count == 2,
+              case .number(let x) = xy[0], case .number(let y) = xy[1], x.isFinite, y.isFinite else { return nil }
+        return AlignmentSpec(x: x, y: y)
     }
 
     /// Sizes of `count` tracks sharing `available` (minus the spacing between them) the way a

@@ -242,7 +242,8 @@ struct LayoutBoxBuilder {
     let now: Date
     var count = 0
 
-    init(now: Date) { self.now = now }
+    let locale: LocaleFormats
+    init(now: Date, locale: LocaleFormats = .posix) { self.now = now; self.locale = locale }
 
     mutating func build(_ n: ViewNode, env parent: LayoutEnvironment, depth: Int) -> LayoutBox? {
         guard n.kind != .empty, depth < LayoutLimits.maxDepth, count < LayoutLimits.maxNodes else { return nil }
@@ -262,7 +263,7 @@ struct LayoutBoxBuilder {
         case .zstack: behaviour = .zstack
         case .text:
             behaviour = .text
-            let raw = n.date.map { LiveDateFormatter.format($0, now: now) } ?? n.text ?? ""
+            let raw = n.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? n.text ?? ""
             text = raw.utf8.count > LayoutLimits.maxTextLength && raw.count > LayoutLimits.maxTextLength
                 ? String(raw.prefix(LayoutLimits.maxTextLength)) : raw
         case .image:

@@ -14,10 +14,13 @@ public struct LayoutEngine {
     public var measurer: any TextMeasurer
     /// The instant live dates are formatted at.
     public var now: Date
+    /// The formats of live times and dates (`Text(date, style: .time)`, `.dateTime` fields).
+    public var locale: LocaleFormats
 
-    public init(measurer: any TextMeasurer, now: Date) {
+    public init(measurer: any TextMeasurer, now: Date, locale: LocaleFormats = .posix) {
         self.measurer = measurer
         self.now = now
+        self.locale = locale
     }
 
     /// Lays `root` out in `bounds`: it is proposed the bounds' size and centred in them, as a
@@ -25,7 +28,7 @@ public struct LayoutEngine {
     public func layout(_ root: ViewNode, in rect: Rect) -> PlacedNode {
         let bounds = Rect(x: rect.x.isFinite ? rect.x : 0, y: rect.y.isFinite ? rect.y : 0,
                           width: Sanitize.length(rect.width) ?? 0, height: Sanitize.length(rect.height) ?? 0)
-        var builder = LayoutBoxBuilder(now: now)
+        var builder = LayoutBoxBuilder(now: now, locale: locale)
         guard let box = builder.build(root, env: LayoutEnvironment(), depth: 0) else {
             return PlacedNode(node: root, frame: bounds, contentFrame: bounds, text: nil, indicator: nil, font: .body, children: [])
         }

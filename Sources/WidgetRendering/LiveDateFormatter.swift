@@ -6,7 +6,9 @@ import OpenWidgetKit
 /// WidgetKit does on a device, and says when that text next changes.
 ///
 /// Styles: `time` ("14:05", or "2:05 PM" for en_US; local), `date` ("21 Nov 2026",
-/// "November 21, 2026" for en_US, "21. November 2026" for de_DE; local), `relative` ("2 hr, 5 min",
+/// "November 21, 2026" for en_US, "21. November 2026" for de_DE; local) — either, with the
+/// `.dateTime` fields of `DateText.fields`, those fields only ("Wednesday", "25", "Nov 25"),
+/// as `LocaleFormats.format(_:_:)` writes them — `relative` ("2 hr, 5 min",
 /// "5 min, 3 sec", "12 sec"; the distance either way), `offset` ("+2 hours" for a future date,
 /// "-5 minutes" for a past one; largest whole unit), `timer` ("4:05", "1:02:03"; counting up from
 /// a past date, down to a future one, or within `start…end`), `range` ("14:00–15:30") and
@@ -23,10 +25,10 @@ public enum LiveDateFormatter {
     /// by default; the host passes the user's, `LocaleFormats.currentTime`).
     public static func format(_ d: DateText, now: Date, locale: LocaleFormats = .posix) -> String {
         switch d.style {
-        case "time":
-            return (d.date ?? d.start).map { time($0, locale) } ?? ""
-        case "date":
-            return (d.date ?? d.start).map { longDate($0, locale) } ?? ""
+        case "time", "date":
+            guard let date = d.date ?? d.start else { return "" }
+            if let fields = d.fields { return dateFields(date, DateFields(skeleton: fields), locale) }
+            return d.style == "time" ? time(date, locale) : longDate(date, locale)
         case "relative":
             guard let date = d.date ?? d.start else { return "" }
             return relative(magnitude(steps(now, date)))
@@ -190,6 +192,12 @@ public enum LiveDateFormatter {
     static func time(_ date: Date, _ locale: LocaleFormats) -> String {
         guard let tm = localTime(date) else { return "" }
         return locale.time(hour: Int(tm.tm_hour), minute: Int(tm.tm_min))
+    }
+
+    /// The `.dateTime` fields of `date`, local, in `locale`.
+    static func dateFields(_ date: Date, _ fields: DateFields, _ locale: LocaleFormats) -> String {
+        guard let tm = localTime(date) else { return "" }
+        return locale.format(fields, CivilDateTime(tm))
     }
 
     /// The local date of `date` in `locale`'s long format.

@@ -7,7 +7,7 @@ import WidgetGraphics
 /// and the desktop surface use), as a GTK image of the family's size in points, sharp at the
 /// screen's scale. Main thread (one `PictureRenderer`, which is not thread-safe).
 final class PreviewPicture {
-    private let renderer = PictureRenderer()
+    private let renderer = PictureRenderer(locale: .currentTime)
     /// Pixels per point: the screen's scale factor (GDK_SCALE, a HiDPI monitor).
     let scale: Int
     let now: Date

@@ -22,7 +22,7 @@ enum RenderServer {
         let replies = dup(1)
         guard replies >= 0, dup2(2, 1) >= 0 else { fail("cannot set up the reply pipe: \(String(cString: strerror(errno)))") }
         _ = fcntl(replies, F_SETFD, FD_CLOEXEC)
-        let renderer = PictureRenderer()
+        let renderer = PictureRenderer(locale: .currentTime)
         var decoder = FrameDecoder()
         var buf = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -31,7 +31,7 @@ guard let bytes = FileIO.read(args[1]) else { fail("cannot read \(args[1]): \(St
 let job: PictureJob
 do { job = try WireCodec.decode(PictureJob.self, from: bytes) } catch { fail("bad job file \(args[1]): \(error)") }
 
-let renderer = PictureRenderer()
+let renderer = PictureRenderer(locale: .currentTime)
 let base = PictureOptions(scale: job.scale, appearance: job.dark ? .dark : .light, now: job.now)
 var written = 0, failures = 0
 var unmapped: Set<String> = []

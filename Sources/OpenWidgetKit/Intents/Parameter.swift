@@ -2,16 +2,26 @@ import FoundationEssentials
 
 /// A value that can be an intent parameter: it converts to and from `JSONValue`.
 public protocol IntentValue {
-    /// `bool`, `int`, `double`, `string`, `enum`, `date`, `url`.
+    /// `bool`, `int`, `double`, `string`, `enum`, `date`, `url`, `entity`.
     static var intentValueType: String { get }
     init?(intentValue: JSONValue)
     var intentValue: JSONValue { get }
-    /// Options of an enum parameter (raw value, title); nil otherwise.
+    /// Options of an enum parameter (raw value, title), or the suggested entities of an
+    /// `AppEntity` parameter (id, display name); nil otherwise. Called on the worker's request
+    /// thread when the bundle is described.
     static var intentValueOptions: [EnumOption]? { get }
+    /// The value `intentValue` stands for, found where that needs asking (an `AppEntity`'s
+    /// query); nil when it stands for none. Default: `init?(intentValue:)`. Not for authors.
+    static func _resolveIntentValue(_ value: JSONValue) async throws -> Self?
+    /// The value a parameter without a default takes (an `AppEntity` query's `defaultResult()`);
+    /// default none. Not for authors.
+    static func _defaultIntentValue() async -> Self?
 }
 
 extension IntentValue {
     public static var intentValueOptions: [EnumOption]? { nil }
+    public static func _resolveIntentValue(_ value: JSONValue) async throws -> Self? { Self(intentValue: value) }
+    public static func _defaultIntentValue() async -> Self? { nil }
 }
 
 extension Bool: IntentValue {
@@ -89,14 +99,31 @@ extension Optional: IntentValue where Wrapped: IntentValue {
         self = .some(w)
     }
     public var intentValue: JSONValue { self?.intentValue ?? .null }
+    public static func _resolveIntentValue(_ value: JSONValue) async throws -> Self? {
+        if case .null = value { return .some(.none) }
+        return try await Wrapped._resolveIntentValue(value).map { .some($0) }
+    }
+    public static func _defaultIntentValue() async -> Self? { await Wrapped._defaultIntentValue().map { .some($0) } }
 }
+
+/// `Optional` as the SDK sees it without knowing its wrapped type: an unset optional parameter reads as nil.
+protocol OptionalIntentValue { static var none: Self { get } }
+extension Optional: OptionalIntentValue {}
 
 /// Type-erased access to a `@Parameter`, used by reflection over an intent.
 protocol AnyIntentParameter {
     var title: String { get }
     var currentValue: JSONValue? { get }
-    /// Sets the value; false when `value` does not convert to the parameter's type.
+    /// Sets the value; false when `value` does not convert to the parameter's type without
+    /// asking (an `AppEntity` needs `resolve`).
     func assign(_ value: JSONValue) -> Bool
+    /// Sets the value, asking an `AppEntity`'s query for the entity `value` names; false when
+    /// it names none or does not convert. Errors are the query's.
+    func resolve(_ value: JSONValue) async throws -> Bool
+    /// A parameter without a value takes its type's default (an entity query's `defaultResult()`).
+    func fillDefault() async
+    /// Forgets the value (after describing a default that was asked for).
+    func clear()
     var valueType: String { get }
     var options: [EnumOption]? { get }
 }
@@ -114,6 +141,11 @@ public struct Parameter<Value: IntentValue>: AnyIntentParameter {
     public let title: String
 
     public init(title: LocalizedStringResource) { storage = Storage(nil); self.title = title.key }
+    /// A parameter without a title (an `INIntent` property, `@IntentParameter var city: String?`):
+    /// the manifest shows its property name.
+    public init() { storage = Storage(nil); title = "" }
+    /// `@IntentParameter var count: Int = 3`.
+    public init(wrappedValue: Value) { storage = Storage(wrappedValue); title = "" }
     public init(title: LocalizedStringResource, default defaultValue: Value) {
         storage = Storage(defaultValue); self.title = title.key
     }
@@ -134,6 +166,7 @@ public struct Parameter<Value: IntentValue>: AnyIntentParameter {
     /// programming error in the intent (as in AppIntents) and traps with the parameter's title.
     public var wrappedValue: Value {
         get {
+            if storage.value == nil, let none = (Value.self as? any OptionalIntentValue.Type)?.none as? Value { return none }
             guard let v = storage.value else { fatalError("@Parameter \"\(title)\" was read before it was set") }
             return v
         }
@@ -146,15 +179,38 @@ public struct Parameter<Value: IntentValue>: AnyIntentParameter {
         storage.value = v
         return true
     }
+    func resolve(_ value: JSONValue) async throws -> Bool {
+        guard let v = try await Value._resolveIntentValue(value) else { return false }
+        storage.value = v
+        return true
+    }
+    func fillDefault() async {
+        if storage.value == nil, let v = await Value._defaultIntentValue() { storage.value = v }
+    }
+    func clear() { storage.value = nil }
     var valueType: String { Value.intentValueType }
     var options: [EnumOption]? { Value.intentValueOptions }
 }
 
-/// How an `AppEnum` case is shown (`"Steps"` as a string literal).
-public struct DisplayRepresentation: ExpressibleByStringLiteral, Hashable, Sendable {
+/// How an `AppEnum` case or an `AppEntity` is shown (`"Steps"` as a string literal). The
+/// subtitle and image are for pickers iOS has; the host's pickers show the title.
+public struct DisplayRepresentation: ExpressibleByStringLiteral, ExpressibleByStringInterpolation, Hashable, Sendable {
     public var title: String
-    public init(title: LocalizedStringResource) { self.title = title.key }
+    public var subtitle: String?
+    public init(title: LocalizedStringResource, subtitle: LocalizedStringResource? = nil) {
+        self.title = title.key; self.subtitle = subtitle?.key
+    }
+    public init(title: LocalizedStringResource, subtitle: LocalizedStringResource? = nil, image: Image?) {
+        self.init(title: title, subtitle: subtitle)
+    }
     public init(stringLiteral value: String) { title = value }
+
+    /// `DisplayRepresentation.Image(systemName:)`: accepted, not shown.
+    public struct Image: Hashable, Sendable {
+        public let systemName: String?
+        public init(systemName: String) { self.systemName = systemName }
+        public init(named name: String) { systemName = nil }
+    }
 }
 
 /// How an `AppEnum` type is named.

@@ -25,28 +25,68 @@ public struct LocaleFormats: Hashable, Sendable {
     /// `Text(date, style: .date)`: `{d}`, `{MMMM}` (month name), `{MMM}` (abbreviated), `{y}`.
     public var longDatePattern: String
     public var months: [String]
+    /// `.dateTime` fields (`DateFields`): abbreviated month names as CLDR writes them in a date.
+    public var monthsAbbreviated: [String]
+    /// Weekday names, Sunday first (`.weekday(.wide)`), and abbreviated (`.weekday()`).
+    public var weekdays: [String]
+    public var weekdaysAbbreviated: [String]
+    /// How `.dateTime` orders and joins its fields (CLDR's patterns for this locale).
+    public var fieldRules: DateFieldRules
 
     public static let englishMonths = ["January", "February", "March", "April", "May", "June", "July", "August",
                                        "September", "October", "November", "December"]
+    static let englishMonthsAbbreviated = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let englishWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    static let englishWeekdaysAbbreviated = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     public static let posix = LocaleFormats(identifier: "POSIX", decimalSeparator: ".", groupingSeparator: ",", currencyAfter: false,
-                                            percentSpace: "", hour24: true, longDatePattern: "{d} {MMM} {y}", months: englishMonths)
+                                            percentSpace: "", hour24: true, longDatePattern: "{d} {MMM} {y}", months: englishMonths,
+                                            monthsAbbreviated: englishMonthsAbbreviated, weekdays: englishWeekdays,
+                                            weekdaysAbbreviated: englishWeekdaysAbbreviated,
+                                            fieldRules: DateFieldRules(monthFirst: false, numericSeparator: "/", numericTwoDigits: true,
+                                                                       weekdaySeparator: " ", dateTimeSeparator: " "))
     public static let enUS = LocaleFormats(identifier: "en_US", decimalSeparator: ".", groupingSeparator: ",", currencyAfter: false,
-                                           percentSpace: "", hour24: false, longDatePattern: "{MMMM} {d}, {y}", months: englishMonths)
+                                           percentSpace: "", hour24: false, longDatePattern: "{MMMM} {d}, {y}", months: englishMonths,
+                                           monthsAbbreviated: englishMonthsAbbreviated, weekdays: englishWeekdays,
+                                           weekdaysAbbreviated: englishWeekdaysAbbreviated,
+                                           fieldRules: DateFieldRules(monthFirst: true, numericSeparator: "/", numericTwoDigits: false,
+                                                                      weekdaySeparator: ", ", dateTimeSeparator: ", "))
     public static let enGB = LocaleFormats(identifier: "en_GB", decimalSeparator: ".", groupingSeparator: ",", currencyAfter: false,
-                                           percentSpace: "", hour24: true, longDatePattern: "{d} {MMMM} {y}", months: englishMonths)
+                                           percentSpace: "", hour24: true, longDatePattern: "{d} {MMMM} {y}", months: englishMonths,
+                                           monthsAbbreviated: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"],
+                                           weekdays: englishWeekdays, weekdaysAbbreviated: englishWeekdaysAbbreviated,
+                                           fieldRules: DateFieldRules(monthFirst: false, numericSeparator: "/", numericTwoDigits: true,
+                                                                      weekdaySeparator: ", ", dateTimeSeparator: ", "))
     public static let deDE = LocaleFormats(identifier: "de_DE", decimalSeparator: ",", groupingSeparator: ".", currencyAfter: true,
                                            percentSpace: "\u{A0}", hour24: true, longDatePattern: "{d}. {MMMM} {y}",
                                            months: ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August",
-                                                    "September", "Oktober", "November", "Dezember"])
+                                                    "September", "Oktober", "November", "Dezember"],
+                                           monthsAbbreviated: ["Jan.", "Feb.", "März", "Apr.", "Mai", "Juni", "Juli", "Aug.", "Sept.", "Okt.",
+                                                               "Nov.", "Dez."],
+                                           weekdays: ["Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"],
+                                           weekdaysAbbreviated: ["So.", "Mo.", "Di.", "Mi.", "Do.", "Fr.", "Sa."],
+                                           fieldRules: DateFieldRules(monthFirst: false, numericSeparator: ".", numericTwoDigits: false,
+                                                                      weekdaySeparator: ", ", dateTimeSeparator: ", ", daySuffix: ".",
+                                                                      numericTrailingSeparator: true, hourOnlySuffix: " Uhr"))
     public static let frFR = LocaleFormats(identifier: "fr_FR", decimalSeparator: ",", groupingSeparator: "\u{202F}", currencyAfter: true,
                                            percentSpace: "\u{202F}", hour24: true, longDatePattern: "{d} {MMMM} {y}",
                                            months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-                                                    "septembre", "octobre", "novembre", "décembre"])
+                                                    "septembre", "octobre", "novembre", "décembre"],
+                                           monthsAbbreviated: ["janv.", "févr.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.",
+                                                               "nov.", "déc."],
+                                           weekdays: ["dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"],
+                                           weekdaysAbbreviated: ["dim.", "lun.", "mar.", "mer.", "jeu.", "ven.", "sam."],
+                                           fieldRules: DateFieldRules(monthFirst: false, numericSeparator: "/", numericTwoDigits: true,
+                                                                      weekdaySeparator: " ", dateTimeSeparator: " ", hourOnlySuffix: " h"))
     public static let esES = LocaleFormats(identifier: "es_ES", decimalSeparator: ",", groupingSeparator: ".", currencyAfter: true,
                                            percentSpace: "\u{A0}", hour24: true, longDatePattern: "{d} de {MMMM} de {y}",
                                            months: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-                                                    "septiembre", "octubre", "noviembre", "diciembre"])
+                                                    "septiembre", "octubre", "noviembre", "diciembre"],
+                                           monthsAbbreviated: ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"],
+                                           weekdays: ["domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"],
+                                           weekdaysAbbreviated: ["dom", "lun", "mar", "mié", "jue", "vie", "sáb"],
+                                           fieldRules: DateFieldRules(monthFirst: false, numericSeparator: "/", numericTwoDigits: false,
+                                                                      weekdaySeparator: ", ", dateTimeSeparator: ", ", wideMonthJoiner: " de "))
 
     /// The table: exact identifiers first, then the first locale of a language.
     public static let known: [LocaleFormats] = [.enUS, .enGB, .deDE, .frFR, .esES]

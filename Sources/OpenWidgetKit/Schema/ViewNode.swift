@@ -193,7 +193,7 @@ public final class Indirect<Value: Hashable & Sendable>: Hashable, Sendable {
 
 /// A live date inside a view (DESIGN §5): the host, not the plugin, turns it into characters.
 public struct DateText: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case style, date, start, end, countsDown }
+    enum CodingKeys: String, CodingKey, CaseIterable { case style, date, start, end, countsDown, fields }
 
     /// `time`, `date`, `relative`, `offset`, `timer` (for `Text(date, style:)`), `range`
     /// (`Text(start...end)`) or `progress` (`ProgressView(timerInterval:)`).
@@ -205,9 +205,12 @@ public struct DateText: Codable, Hashable, Sendable {
     public var end: Date?
     /// `ProgressView(timerInterval:countsDown:)`.
     public var countsDown: Bool?
+    /// The fields of a `Text(date, format: .dateTime…)` (`time` or `date` style) as a
+    /// `DateFields` skeleton (`EEEEMMMd`), shown in the host's locale; nil: the style's text.
+    public var fields: String?
 
-    public init(style: String, date: Date? = nil, start: Date? = nil, end: Date? = nil, countsDown: Bool? = nil) {
-        self.style = style; self.date = date; self.start = start; self.end = end; self.countsDown = countsDown
+    public init(style: String, date: Date? = nil, start: Date? = nil, end: Date? = nil, countsDown: Bool? = nil, fields: String? = nil) {
+        self.style = style; self.date = date; self.start = start; self.end = end; self.countsDown = countsDown; self.fields = fields
     }
 }
 

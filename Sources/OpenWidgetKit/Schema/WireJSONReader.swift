@@ -316,6 +316,7 @@ struct WireJSONReader {
             case "start": d.start = try isNull() ? nil : try date()
             case "end": d.end = try isNull() ? nil : try date()
             case "countsDown": d.countsDown = try isNull() ? nil : try bool()
+            case "fields": d.fields = try isNull() ? nil : try string()
             default: try skipValue()
             }
         }

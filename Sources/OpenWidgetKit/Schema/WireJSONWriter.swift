@@ -135,7 +135,8 @@ public struct WireJSONWriter {
         if let children = n.children { key("children"); beginArray(); for c in children { value(c) }; endArray() }
         if let d = n.date {
             key("date"); beginObject()
-            member("countsDown", d.countsDown); member("date", d.date); member("end", d.end); member("start", d.start)
+            member("countsDown", d.countsDown); member("date", d.date); member("end", d.end); member("fields", d.fields)
+            member("start", d.start)
             key("style"); string(d.style)
             endObject()
         }

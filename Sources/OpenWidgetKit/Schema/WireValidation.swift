@@ -199,7 +199,7 @@ public enum WireValidation {
             case .date: a.check("live date date", d.date, .date)
             case .start: a.check("live date start", d.start, .date)
             case .end: a.check("live date end", d.end, .date)
-            case .style, .countsDown: break
+            case .style, .countsDown, .fields: break
             }
         }
     }

@@ -53,12 +53,14 @@ public struct WidgetRecord {
     /// `.contentMarginsDisabled()` was applied.
     public var contentMarginsDisabled = false
     var configurationType: String
-    var parameters: [ParameterDescriptor]
+    /// Describes the parameters when the bundle is described (on the worker's request thread):
+    /// an `AppEntity` parameter's options come from its query then, not when the bundle loads.
+    var parameters: () -> [ParameterDescriptor]
     let runner: any WidgetRunner
 
     var descriptor: WidgetDescriptor {
         WidgetDescriptor(kind: kind, displayName: displayName, description: description, families: families,
-                         parameters: parameters, configuration: configurationType)
+                         parameters: parameters(), configuration: configurationType)
     }
 }
 
@@ -73,7 +75,7 @@ public struct StaticConfiguration<Content: View>: WidgetConfiguration {
                                             @ViewBuilder content: @escaping (Provider.Entry) -> Content) {
         _widgetRecords = [WidgetRecord(
             kind: kind, displayName: kind, description: "", families: defaultFamilies,
-            configurationType: "StaticConfiguration", parameters: [],
+            configurationType: "StaticConfiguration", parameters: { [] },
             runner: StaticWidgetRunner(provider: provider, content: content))]
     }
 }
@@ -88,7 +90,7 @@ public struct AppIntentConfiguration<Intent: WidgetConfigurationIntent, Content:
         IntentRegistry.register(Intent.self)
         _widgetRecords = [WidgetRecord(
             kind: kind, displayName: kind, description: "", families: defaultFamilies,
-            configurationType: "AppIntentConfiguration", parameters: IntentRegistry.parameterDescriptors(of: Intent.self),
+            configurationType: "AppIntentConfiguration", parameters: { IntentRegistry.parameterDescriptors(of: Intent.self) },
             runner: IntentWidgetRunner<Provider, Content>(provider: provider, content: content))]
     }
 }

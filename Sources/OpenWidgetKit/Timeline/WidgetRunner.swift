@@ -10,6 +10,25 @@ protocol WidgetRunner {
     func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry]
 }
 
+/// A runner over one provider and its view: the `#Preview` entries and the placeholder are
+/// rendered the same way whatever the provider's kind.
+protocol ProviderWidgetRunner: WidgetRunner {
+    associatedtype Entry: TimelineEntry
+    associatedtype Content: View
+    var content: (Entry) -> Content { get }
+    func placeholderEntry(_ context: TimelineProviderContext) -> Entry
+}
+
+extension ProviderWidgetRunner {
+    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry] {
+        entries.compactMap { $0 as? Entry }.map { Self.render($0, content, context, placeholder: false) }
+    }
+
+    func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
+        [Self.render(placeholderEntry(context), content, context, placeholder: true)]
+    }
+}
+
 extension WidgetRunner {
     /// Evaluates the view of one entry for the context's family.
     static func render<E: TimelineEntry, V: View>(_ entry: E, _ content: (E) -> V, _ context: TimelineProviderContext,
@@ -21,6 +40,12 @@ extension WidgetRunner {
         env.colorScheme = context.colorScheme
         env.widgetContentMargins = EdgeInsets(context.family.defaultContentMargins)
         if placeholder { env.redactionReasons = .placeholder }
+        let margins = context.contentMarginsDisabled ? EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0)
+                                                     : context.family.defaultContentMargins
+        env.geometryArea = GeometryArea(
+            size: CGSize(width: context.displaySize.width - margins.leading - margins.trailing,
+                         height: context.displaySize.height - margins.top - margins.bottom),
+            origin: CGPoint(x: margins.leading, y: margins.top))
         // The content closure runs in the request's environment too: what it makes there (a
         // dynamic `UIColor` resolved into a `Color`) sees the request's appearance.
         var node = ViewRenderDeadline.run {
@@ -37,17 +62,11 @@ extension WidgetRunner {
     }
 }
 
-struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: WidgetRunner {
+struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: ProviderWidgetRunner {
     let provider: Provider
     let content: (Provider.Entry) -> Content
 
-    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry] {
-        entries.compactMap { $0 as? Provider.Entry }.map { Self.render($0, content, context, placeholder: false) }
-    }
-
-    func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
-        [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]
-    }
+    func placeholderEntry(_ context: TimelineProviderContext) -> Provider.Entry { provider.placeholder(in: context) }
 
     func snapshot(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> [WireEntry] {
         let entry = Blocking.completion { provider.getSnapshot(in: context, completion: $0) }
@@ -60,29 +79,25 @@ struct StaticWidgetRunner<Provider: TimelineProvider, Content: View>: WidgetRunn
     }
 }
 
-struct IntentWidgetRunner<Provider: AppIntentTimelineProvider, Content: View>: WidgetRunner {
+struct IntentWidgetRunner<Provider: AppIntentTimelineProvider, Content: View>: ProviderWidgetRunner {
     let provider: Provider
     let content: (Provider.Entry) -> Content
 
-    func render(entries: [any TimelineEntry], _ context: TimelineProviderContext) -> [WireEntry] {
-        entries.compactMap { $0 as? Provider.Entry }.map { Self.render($0, content, context, placeholder: false) }
-    }
-
-    func placeholder(_ context: TimelineProviderContext) -> [WireEntry] {
-        [Self.render(provider.placeholder(in: context), content, context, placeholder: true)]
-    }
+    func placeholderEntry(_ context: TimelineProviderContext) -> Provider.Entry { provider.placeholder(in: context) }
 
     func snapshot(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> [WireEntry] {
-        let intent = try IntentRegistry.make(Provider.Intent.self, parameters: configuration)
         let provider = self.provider
-        let entry = Blocking.async { await provider.snapshot(for: intent, in: context) }
+        let entry = try Blocking.asyncThrowing {
+            await provider.snapshot(for: try await IntentRegistry.resolve(Provider.Intent.self, parameters: configuration), in: context)
+        }
         return [Self.render(entry, content, context, placeholder: false)]
     }
 
     func timeline(_ context: TimelineProviderContext, configuration: [String: JSONValue]) throws -> ([WireEntry], WirePolicy) {
-        let intent = try IntentRegistry.make(Provider.Intent.self, parameters: configuration)
         let provider = self.provider
-        let timeline = Blocking.async { await provider.timeline(for: intent, in: context) }
+        let timeline = try Blocking.asyncThrowing {
+            await provider.timeline(for: try await IntentRegistry.resolve(Provider.Intent.self, parameters: configuration), in: context)
+        }
         return (timeline.entries.map { Self.render($0, content, context, placeholder: false) }, timeline.policy.wire)
     }
 }

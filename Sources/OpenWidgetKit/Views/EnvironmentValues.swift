@@ -54,6 +54,9 @@ public struct EnvironmentValues: @unchecked Sendable {
     /// the accessory families, where the text output and pictures show it.
     public var showsWidgetLabel: Bool { widgetFamily.isAccessory }
     private var custom: [ObjectIdentifier: Any] = [:]
+    /// The area a `GeometryReader` filling the widget gets (the runner sets it per request:
+    /// the display size less the margins in force); nil: the display size less the default margins.
+    var geometryArea: GeometryArea?
 
     public init() {}
 

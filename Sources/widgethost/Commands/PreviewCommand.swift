@@ -199,7 +199,7 @@ struct PreviewCommand: ParsableCommand {
             case "int", "double", "date":
                 guard let n = Double(raw) else { throw ValidationError("--param \(key) expects a number, got '\(raw)'") }
                 out[key] = .number(n)
-            case "enum":
+            case "enum", "entity":
                 if let opts = d.options, !opts.contains(where: { $0.value == raw }) {
                     throw ValidationError("--param \(key) must be one of \(opts.map(\.value).joined(separator: ", ")), got '\(raw)'")
                 }

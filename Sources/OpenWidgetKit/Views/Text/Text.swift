@@ -29,10 +29,10 @@ public struct Text: View, PrimitiveView, Hashable, Sendable {
     @_disfavoredOverload public init(_ attributedContent: AttributedString) { string = String(attributedContent.characters) }
 
     /// A value formatted by a style: `Text(x, format: .number.precision(.fractionLength(1)))`.
-    /// A `.dateTime` style gives a live `time` or `date` node.
+    /// A `.dateTime` style gives a live `time` or `date` node with its fields.
     public init<F: TextFormatStyle>(_ input: F.FormatInput, format: F) {
         if let dateStyle = format as? DateTimeFormatStyle, let d = input as? Date {
-            date = DateText(style: dateStyle.liveStyle, date: d)
+            date = DateText(style: dateStyle.liveStyle, date: d, fields: dateStyle.skeleton)
         } else {
             string = format.format(input)
         }
