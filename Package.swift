@@ -22,7 +22,9 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget", []),
     ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine", "WidgetPreviews"]),
     ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture", []),
-    ("XcodeStyleWidget", "XcodeStyleWidget", "Tests/SwiftFixtures/XcodeStyleWidget", ["WidgetKit", "SwiftUI", "AppIntents"]),
+    ("XcodeStyleWidget", "XcodeStyleWidget", "Tests/SwiftFixtures/XcodeStyleWidget", ["WidgetKit", "SwiftUI", "AppIntents", "UIKit"]),
+    // An asset catalogue and strings in two languages, compiled in by the build plugin.
+    ("ResourcesWidget", "ResourcesWidget", "Tests/SwiftFixtures/ResourcesWidget", ["WidgetKit", "SwiftUI"]),
 ]
 
 /// The modules with Apple's names (`import WidgetKit`, `import SwiftUI`, `import AppIntents`,
@@ -35,6 +37,23 @@ let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "UIKit"
 /// Bundles built as Xcode builds an extension, without the `WidgetBundleSupport` build plugin:
 /// code that imports Apple's module names gets one `CGFloat` from them (Sources/AppleFrameworks).
 let bundlesWithoutBuildPlugin: Set<String> = ["XcodeStyleWidget"]
+
+/// A bundle folder's resources — `*.xcassets`, `*.lproj`, `*.xcstrings`, `*.strings`,
+/// `*.stringsdict` at its top — which the `WidgetBundleSupport` build plugin compiles into the
+/// `.so`: excluded from SwiftPM's own resource handling (which would want `defaultLocalization`
+/// and put them beside the build, where a sandboxed worker cannot see them).
+func bundleResources(in path: String) -> [String] {
+    var names: [String] = []
+    #if canImport(Glibc)
+    guard let dir = opendir(Context.packageDirectory + "/" + path) else { return [] }
+    defer { closedir(dir) }
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if [".xcassets", ".lproj", ".xcstrings", ".strings", ".stringsdict"].contains(where: { name.hasSuffix($0) }) { names.append(name) }
+    }
+    #endif
+    return names.sorted()
+}
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
@@ -157,7 +176,10 @@ let package = Package(
         // What Apple's module names bring: the SDK, `#Preview` and full Foundation (ICU).
         .target(name: "AppleFrameworks", dependencies: ["OpenWidgetKit", "WidgetPreviews"]),
     ] + appleModuleNames.map { .target(name: $0, dependencies: ["AppleFrameworks"]) } + [
-        .plugin(name: "WidgetBundleSupport", capability: .buildTool(), path: "PackagePlugins/WidgetBundleSupport"),
+        .plugin(name: "WidgetBundleSupport", capability: .buildTool(), dependencies: ["widget-resource-compiler"],
+                path: "PackagePlugins/WidgetBundleSupport"),
+        /// The build plugin's tool: a bundle's Assets.xcassets and string tables → generated Swift in its `.so`.
+        .executableTarget(name: "widget-resource-compiler", dependencies: ["OpenWidgetKit"], path: "Sources/WidgetResourceCompiler"),
         // Not OpenCombineDispatch: see Sources/Combine/DispatchQueue+Scheduler.swift.
         .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
         .target(
@@ -236,6 +258,7 @@ let package = Package(
         ),
     ] + (exampleBundles + fixtureBundles).map {
         .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
+                exclude: bundleResources(in: $0.path),
                 swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings,
                 plugins: bundlesWithoutBuildPlugin.contains($0.target) ? [] : ["WidgetBundleSupport"])
     },
