@@ -22,8 +22,10 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget", []),
     ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine", "WidgetPreviews"]),
     ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture", []),
-    ("XcodeStyleWidget", "XcodeStyleWidget", "Tests/SwiftFixtures/XcodeStyleWidget", ["WidgetKit", "SwiftUI", "AppIntents"]),
+    ("XcodeStyleWidget", "XcodeStyleWidget", "Tests/SwiftFixtures/XcodeStyleWidget", ["WidgetKit", "SwiftUI", "AppIntents", "UIKit"]),
     ("IntentsWidget", "IntentsWidget", "Tests/SwiftFixtures/IntentsWidget", ["WidgetKit", "SwiftUI", "AppIntents", "Intents"]),
+    // An asset catalogue and strings in two languages, compiled in by the build plugin.
+    ("ResourcesWidget", "ResourcesWidget", "Tests/SwiftFixtures/ResourcesWidget", ["WidgetKit", "SwiftUI"]),
 ]
 
 /// The modules with Apple's names (`import WidgetKit`, `import SwiftUI`, `import AppIntents`,
@@ -35,8 +37,8 @@ let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "UIKit"
 
 /// The corpus (issue 27): widget extensions of our own written as for iOS in Xcode — `@main`
 /// bundle, widget files, `AppIntent.swift`, asset catalogue, `Localizable.strings`, Apple's
-/// imports — built untouched and without the build plugin, as `XcodeStyleWidget` is
-/// (Tests/SwiftFixtures/Corpus, docs/porting.md "The corpus").
+/// imports — built untouched; the build plugin compiles their catalogues and string tables, as
+/// Xcode's build does (Tests/SwiftFixtures/Corpus, docs/porting.md "The corpus").
 let corpusBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] =
     ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar"].map {
         ($0, $0, "Tests/SwiftFixtures/Corpus/" + $0, ["WidgetKit", "SwiftUI", "AppIntents", "Intents"])
@@ -44,24 +46,24 @@ let corpusBundles: [(product: String, target: String, path: String, extra: [Targ
 
 /// Bundles built as Xcode builds an extension, without the `WidgetBundleSupport` build plugin:
 /// code that imports Apple's module names gets one `CGFloat` from them (Sources/AppleFrameworks).
-/// What Xcode compiles into a widget extension beside its code (asset catalogues, string tables,
-/// `Info.plist`), found in a bundle's folder: kept out of SwiftPM's resources, which would ask the
-/// package for a default localisation and a `Bundle.module` that no `.so` copied to `Plugins/` has.
-func xcodeResources(in path: String) -> [String] {
-    var found: [String] = []
+let bundlesWithoutBuildPlugin: Set<String> = ["XcodeStyleWidget"]
+
+/// A bundle folder's resources — `*.xcassets`, `*.lproj`, `*.xcstrings`, `*.strings`,
+/// `*.stringsdict` at its top — which the `WidgetBundleSupport` build plugin compiles into the
+/// `.so`: excluded from SwiftPM's own resource handling (which would want `defaultLocalization`
+/// and put them beside the build, where a sandboxed worker cannot see them).
+func bundleResources(in path: String) -> [String] {
+    var names: [String] = []
     #if canImport(Glibc)
-    let root = String(#filePath.dropLast("Package.swift".count))
-    guard let dir = opendir(root + path) else { return [] }
+    guard let dir = opendir(Context.packageDirectory + "/" + path) else { return [] }
     defer { closedir(dir) }
     while let entry = readdir(dir) {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        if [".xcassets", ".lproj", ".xcstrings", ".strings", ".plist", ".intentdefinition"].contains(where: name.hasSuffix) { found.append(name) }
+        if [".xcassets", ".lproj", ".xcstrings", ".strings", ".stringsdict"].contains(where: { name.hasSuffix($0) }) { names.append(name) }
     }
     #endif
-    return found.sorted()
+    return names.sorted()
 }
-
-let bundlesWithoutBuildPlugin: Set<String> = Set(["XcodeStyleWidget"] + corpusBundles.map(\.target))
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
@@ -184,7 +186,10 @@ let package = Package(
         // What Apple's module names bring: the SDK, `#Preview` and full Foundation (ICU).
         .target(name: "AppleFrameworks", dependencies: ["OpenWidgetKit", "WidgetPreviews"]),
     ] + appleModuleNames.map { .target(name: $0, dependencies: ["AppleFrameworks"]) } + [
-        .plugin(name: "WidgetBundleSupport", capability: .buildTool(), path: "PackagePlugins/WidgetBundleSupport"),
+        .plugin(name: "WidgetBundleSupport", capability: .buildTool(), dependencies: ["widget-resource-compiler"],
+                path: "PackagePlugins/WidgetBundleSupport"),
+        /// The build plugin's tool: a bundle's Assets.xcassets and string tables → generated Swift in its `.so`.
+        .executableTarget(name: "widget-resource-compiler", dependencies: ["OpenWidgetKit"], path: "Sources/WidgetResourceCompiler"),
         // Not OpenCombineDispatch: see Sources/Combine/DispatchQueue+Scheduler.swift.
         .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
         .target(
@@ -263,7 +268,8 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles + corpusBundles).map {
-        .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path, exclude: xcodeResources(in: $0.path),
+        .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
+                exclude: bundleResources(in: $0.path),
                 swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings,
                 plugins: bundlesWithoutBuildPlugin.contains($0.target) ? [] : ["WidgetBundleSupport"])
     },
