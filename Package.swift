@@ -22,8 +22,10 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
     ("HostileSwiftWidget", "HostileSwiftWidget", "Tests/SwiftFixtures/HostileSwiftWidget", []),
     ("AppleStyleWidget", "AppleStyleWidget", "Tests/SwiftFixtures/AppleStyleWidget", ["Combine", "WidgetPreviews"]),
     ("MainWidgetFixture", "MainWidgetFixture", "Tests/SwiftFixtures/MainWidgetFixture", []),
-    ("XcodeStyleWidget", "XcodeStyleWidget", "Tests/SwiftFixtures/XcodeStyleWidget", ["WidgetKit", "SwiftUI", "AppIntents"]),
+    ("XcodeStyleWidget", "XcodeStyleWidget", "Tests/SwiftFixtures/XcodeStyleWidget", ["WidgetKit", "SwiftUI", "AppIntents", "UIKit"]),
     ("IntentsWidget", "IntentsWidget", "Tests/SwiftFixtures/IntentsWidget", ["WidgetKit", "SwiftUI", "AppIntents", "Intents"]),
+    // An asset catalogue and strings in two languages, compiled in by the build plugin.
+    ("ResourcesWidget", "ResourcesWidget", "Tests/SwiftFixtures/ResourcesWidget", ["WidgetKit", "SwiftUI"]),
 ]
 
 /// The modules with Apple's names (`import WidgetKit`, `import SwiftUI`, `import AppIntents`,
@@ -33,9 +35,35 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
 /// no ICU in its worker imports `OpenWidgetKit` instead (docs/porting.md, docs/performance.md).
 let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "UIKit"]
 
+/// The corpus (issue 27): widget extensions of our own written as for iOS in Xcode — `@main`
+/// bundle, widget files, `AppIntent.swift`, asset catalogue, `Localizable.strings`, Apple's
+/// imports — built untouched; the build plugin compiles their catalogues and string tables, as
+/// Xcode's build does (Tests/SwiftFixtures/Corpus, docs/porting.md "The corpus").
+let corpusBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] =
+    ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar"].map {
+        ($0, $0, "Tests/SwiftFixtures/Corpus/" + $0, ["WidgetKit", "SwiftUI", "AppIntents", "Intents"])
+    }
+
 /// Bundles built as Xcode builds an extension, without the `WidgetBundleSupport` build plugin:
 /// code that imports Apple's module names gets one `CGFloat` from them (Sources/AppleFrameworks).
 let bundlesWithoutBuildPlugin: Set<String> = ["XcodeStyleWidget"]
+
+/// A bundle folder's resources — `*.xcassets`, `*.lproj`, `*.xcstrings`, `*.strings`,
+/// `*.stringsdict` at its top — which the `WidgetBundleSupport` build plugin compiles into the
+/// `.so`: excluded from SwiftPM's own resource handling (which would want `defaultLocalization`
+/// and put them beside the build, where a sandboxed worker cannot see them).
+func bundleResources(in path: String) -> [String] {
+    var names: [String] = []
+    #if canImport(Glibc)
+    guard let dir = opendir(Context.packageDirectory + "/" + path) else { return [] }
+    defer { closedir(dir) }
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if [".xcassets", ".lproj", ".xcstrings", ".strings", ".stringsdict"].contains(where: { name.hasSuffix($0) }) { names.append(name) }
+    }
+    #endif
+    return names.sorted()
+}
 
 /// Keep a plugin's references to its own copy of the SDK bound to that copy, whatever the
 /// loading executable exports (the host links the SDK too).
@@ -101,7 +129,7 @@ let package = Package(
         .library(name: "WidgetKit", targets: appleModuleNames),
         /// Every bundle target uses it: one `CGFloat` per bundle, so files that import Foundation compile.
         .plugin(name: "WidgetBundleSupport", targets: ["WidgetBundleSupport"]),
-    ] + (exampleBundles + fixtureBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
+    ] + (exampleBundles + fixtureBundles + corpusBundles).map { .library(name: $0.product, type: .dynamic, targets: [$0.target]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -158,7 +186,10 @@ let package = Package(
         // What Apple's module names bring: the SDK, `#Preview` and full Foundation (ICU).
         .target(name: "AppleFrameworks", dependencies: ["OpenWidgetKit", "WidgetPreviews"]),
     ] + appleModuleNames.map { .target(name: $0, dependencies: ["AppleFrameworks"]) } + [
-        .plugin(name: "WidgetBundleSupport", capability: .buildTool(), path: "PackagePlugins/WidgetBundleSupport"),
+        .plugin(name: "WidgetBundleSupport", capability: .buildTool(), dependencies: ["widget-resource-compiler"],
+                path: "PackagePlugins/WidgetBundleSupport"),
+        /// The build plugin's tool: a bundle's Assets.xcassets and string tables → generated Swift in its `.so`.
+        .executableTarget(name: "widget-resource-compiler", dependencies: ["OpenWidgetKit"], path: "Sources/WidgetResourceCompiler"),
         // Not OpenCombineDispatch: see Sources/Combine/DispatchQueue+Scheduler.swift.
         .target(name: "Combine", dependencies: [.product(name: "OpenCombine", package: "OpenCombine")]),
         .target(
@@ -223,6 +254,7 @@ let package = Package(
             path: "Benchmarks/PictureBench"
         ),
         .testTarget(name: "OpenWidgetKitTests", dependencies: ["OpenWidgetKit"]),
+        .testTarget(name: "AppleFrameworksTests", dependencies: ["WidgetKit"], swiftSettings: pluginSwiftSettings),
         .testTarget(name: "WidgetRenderingTests", dependencies: ["WidgetRendering", "OpenWidgetKit"]),
         .testTarget(name: "WidgetLayoutTests", dependencies: ["WidgetLayout", "OpenWidgetKit"]),
         .testTarget(name: "WidgetGraphicsTests", dependencies: ["WidgetGraphics", "WidgetLayout", "OpenWidgetKit"], exclude: ["Fixtures"]),
@@ -235,8 +267,9 @@ let package = Package(
             dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout"],
             resources: [.copy("Fixtures")]
         ),
-    ] + (exampleBundles + fixtureBundles).map {
+    ] + (exampleBundles + fixtureBundles + corpusBundles).map {
         .target(name: $0.target, dependencies: ["OpenWidgetKit"] + $0.extra, path: $0.path,
+                exclude: bundleResources(in: $0.path),
                 swiftSettings: pluginSwiftSettings, linkerSettings: pluginLinkerSettings,
                 plugins: bundlesWithoutBuildPlugin.contains($0.target) ? [] : ["WidgetBundleSupport"])
     },

@@ -5,7 +5,8 @@
 // which costs a worker more memory and start time than FoundationEssentials alone
 // (docs/performance.md). Widget code that wants the lean worker imports `OpenWidgetKit`.
 //
-// Declarations only; nothing here runs.
+// Declarations only, but for the localisation functions that forward to the SDK (Localization.swift)
+// and the number formats of NumberFormatted.swift.
 @_exported import Foundation
 @_exported import OpenWidgetKit
 @_exported import WidgetPreviews

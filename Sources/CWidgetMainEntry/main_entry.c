@@ -75,3 +75,17 @@ void owk_each_preview_function(void *context, void (*each)(void *function, void 
     }
     munmap((void *)file, size);
 }
+
+/* The bundle's compiled resources (the WidgetBundleSupport build plugin's generated file), if
+ * this object has them. Weak: a bundle without resources links too. */
+extern const void *owk_bundle_resources_v1(long *count) __attribute__((weak));
+
+const void *owk_own_bundle_resources(long *count) {
+    *count = 0;
+    if (owk_bundle_resources_v1 == NULL) return NULL;
+    Dl_info mine, theirs;
+    if (dladdr((void *)&owk_own_bundle_resources, &mine) == 0) return NULL;
+    if (dladdr((void *)owk_bundle_resources_v1, &theirs) == 0) return NULL;
+    if (mine.dli_fbase != theirs.dli_fbase) return NULL;  /* another object's, not this bundle's */
+    return owk_bundle_resources_v1(count);
+}

@@ -12,22 +12,7 @@ public struct PixelImage: Sendable {
 
     /// Decodes PNG bytes; nil when they are not a PNG Cairo can read.
     public static func decodePNG(_ bytes: [UInt8]) -> PixelImage? {
-        final class Reader { let bytes: [UInt8]; var offset = 0; init(_ b: [UInt8]) { bytes = b } }
-        let reader = Reader(bytes)
-        let read: cairo_read_func_t = { closure, data, length in
-            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
-            let r = Unmanaged<Reader>.fromOpaque(closure).takeUnretainedValue()
-            let n = Int(length)
-            guard r.offset + n <= r.bytes.count else { return CAIRO_STATUS_READ_ERROR }
-            r.bytes.withUnsafeBufferPointer { src in
-                data.update(from: src.baseAddress! + r.offset, count: n)
-            }
-            r.offset += n
-            return CAIRO_STATUS_SUCCESS
-        }
-        let surface = withExtendedLifetime(reader) {
-            cairo_image_surface_create_from_png_stream(read, Unmanaged.passUnretained(reader).toOpaque())
-        }
+        let surface = Self.surface(fromPNG: bytes)
         guard let surface else { return nil }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
@@ -47,6 +32,27 @@ public struct PixelImage: Sendable {
             }
         }
         return PixelImage(width: w, height: h, pixels: pixels)
+    }
+
+    /// A Cairo image surface of PNG `bytes` (the caller destroys it), or nil. Cairo allocates
+    /// what the header declares: callers holding bytes from a plugin check the size first.
+    static func surface(fromPNG bytes: [UInt8]) -> OpaquePointer? {
+        final class Reader { let bytes: [UInt8]; var offset = 0; init(_ b: [UInt8]) { bytes = b } }
+        let reader = Reader(bytes)
+        let read: cairo_read_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+            let r = Unmanaged<Reader>.fromOpaque(closure).takeUnretainedValue()
+            let n = Int(length)
+            guard r.offset + n <= r.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+            r.bytes.withUnsafeBufferPointer { src in
+                data.update(from: src.baseAddress! + r.offset, count: n)
+            }
+            r.offset += n
+            return CAIRO_STATUS_SUCCESS
+        }
+        return withExtendedLifetime(reader) {
+            cairo_image_surface_create_from_png_stream(read, Unmanaged.passUnretained(reader).toOpaque())
+        }
     }
 
     /// Pixels of `self` and `other` that differ by more than `threshold` in some channel

@@ -332,6 +332,9 @@ final class WidgetPainter {
             cairo_fill(cr)
             return
         }
+        if let asset = p.node.asset {
+            if paintAsset(asset, p, env) { return }
+        }
         guard let name = p.node.symbol else {
             set(palette.color(StyleSpec(name: "fill.secondary"), foreground: nil, tint: nil), env)
             roundedRect(r, radius: side * 0.15)
@@ -355,6 +358,20 @@ final class WidgetPainter {
             let m = text.measure("?", font: ResolvedFont(size: side * 0.55, weight: 700), width: nil, maxLines: nil)
             text.show(on: cr, x: r.midX - m.width / 2, y: r.midY - m.height / 2)
         }
+    }
+
+    /// An asset catalogue image over the node's frame, from the variant nearest the device
+    /// scale; false (so the placeholder is drawn) when it does not decode.
+    private func paintAsset(_ asset: ImageAsset, _ p: PlacedNode, _ env: PaintEnvironment) -> Bool {
+        var dx = 1.0, dy = 0.0
+        cairo_user_to_device_distance(cr, &dx, &dy)
+        let scale = (dx * dx + dy * dy).squareRoot()
+        guard let image = AssetImage(asset, scale: scale) else { return false }
+        defer { image.release() }
+        let template = p.node.modifiers?.other?["renderingMode"] == .string("template")
+        if template { set(color(nil, env), env) }
+        image.paint(on: cr, in: p.contentFrame, alpha: env.opacity, template: template)
+        return true
     }
 
     // MARK: shapes

@@ -279,6 +279,10 @@ struct LayoutBoxBuilder {
             case "titleOnly": kids = kids.filter { $0.role != "icon" }
             default: kids = kids.filter { $0.role == "icon" } + kids.filter { $0.role != "icon" }
             }
+        case .toggle where n.style == "button":
+            // `.toggleStyle(.button)`: the label is the control (a checkbox image in a task
+            // row); no switch beside it.
+            behaviour = .stack(.horizontal)
         case .toggle:
             behaviour = .stack(.horizontal)
             var s = ViewNode(kind: .spacer); s.role = Self.syntheticSpacer

@@ -150,9 +150,14 @@ final class LayoutPass {
         case .text:
             return text(b, p).1
         case .image(let resizable):
+            // An asset image's own size in points; a symbol's follows the font.
             let side = (b.font.size * 1.2).rounded()
-            if resizable { return Size(width: p.width ?? side, height: p.height ?? side) }
-            return Size(width: side, height: side)
+            let natural = b.node.asset?.pointSize.flatMap { s in
+                s.width.isFinite && s.height.isFinite && s.width > 0 && s.height > 0
+                    ? Size(width: min(s.width, LayoutLimits.maxLength), height: min(s.height, LayoutLimits.maxLength)) : nil
+            } ?? Size(width: side, height: side)
+            if resizable { return Size(width: p.width ?? natural.width, height: p.height ?? natural.height) }
+            return natural
         case .spacer:
             let axis = b.parentAxis ?? .vertical
             let minLength = Sanitize.length(b.node.value) ?? 8

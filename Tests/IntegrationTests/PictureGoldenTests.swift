@@ -36,19 +36,31 @@ import Glibc
         let containers = dir.path + "/containers", out = dir.path + "/png"
         mkdir(containers, 0o755)
         if product == "CardioBotWidgets" { try seedCardioBot(containers) }
-        let r = run("/usr/bin/timeout", ["300", TestPaths.widgethost, "preview", TestPaths.plugin(product), "--png", out, "--scale", "2"],
-                    environment: try frozenClockEnvironment(at: Self.frozenClock).merging(
-                        ["FONTCONFIG_FILE": Self.fontsConf, "WIDGETHOST_CONTAINERS": containers, "XDG_CACHE_HOME": dir.path + "/cache"]) { $1 })
-        #expect(r.status == 0, "preview failed: \(r.stdout.suffix(2000)) \(r.stderr.suffix(2000))")
+        try Self.previewPNGs(product, into: out, in: dir, containers: containers)
         // Snapshots; for the system bundle its placeholders and the clock's snapshots (the other
         // snapshots read this machine; the battery widget exists only where there is a battery).
         func picked(_ f: String) -> Bool {
             guard product == "SystemWidgets" else { return f.hasSuffix("-snapshot.png") }
             return (f.hasSuffix("-placeholder.png") && !f.hasPrefix("battery-")) || (f.hasPrefix("clock-") && f.hasSuffix("-snapshot.png"))
         }
-        let produced = listDirectory(out).filter(picked).sorted()
+        try Self.compare(listDirectory(out).filter(picked).sorted(), in: out, with: Self.goldenDir + "/" + product)
+    }
+
+    /// `widgethost preview <product> --png out --scale 2` and `extra` arguments, on the frozen
+    /// clock with the pinned fonts; `containers` is the app-group root (a fresh one by default).
+    static func previewPNGs(_ product: String, into out: String, in dir: TempDir, containers: String? = nil,
+                            extra: [String] = [], environment: [String: String] = [:]) throws {
+        let r = run("/usr/bin/timeout", ["300", TestPaths.widgethost, "preview", TestPaths.plugin(product), "--png", out, "--scale", "2"] + extra,
+                    environment: try frozenClockEnvironment(at: frozenClock).merging(
+                        ["FONTCONFIG_FILE": fontsConf, "WIDGETHOST_CONTAINERS": containers ?? dir.path + "/containers",
+                         "XDG_CACHE_HOME": dir.path + "/cache"]) { $1 }.merging(environment) { $1 })
+        #expect(r.status == 0, "preview \(product) \(extra) failed: \(r.stdout.suffix(2000)) \(r.stderr.suffix(2000))")
+    }
+
+    /// `produced` (names in `out`) against the goldens in `goldens`, with the tolerance; with
+    /// `WIDGETHOST_UPDATE_GOLDENS` set, records them instead.
+    static func compare(_ produced: [String], in out: String, with goldens: String) throws {
         #expect(!produced.isEmpty)
-        let goldens = Self.goldenDir + "/" + product
         if getenv("WIDGETHOST_UPDATE_GOLDENS") != nil {
             _ = run("/bin/mkdir", ["-p", goldens])
             for f in listDirectory(goldens) { unlink(goldens + "/" + f) }
@@ -59,11 +71,11 @@ import Glibc
         for f in produced {
             let got = try #require(readBytes(out + "/" + f).flatMap(PixelImage.decodePNG), "cannot read \(f)")
             guard let golden = readBytes(goldens + "/" + f).flatMap(PixelImage.decodePNG) else {
-                Issue.record("no golden \(product)/\(f)")
+                Issue.record("no golden \(goldens)/\(f)")
                 continue
             }
-            let differing = got.differingPixels(from: golden, threshold: Self.threshold)
-            #expect(differing <= Self.maxDiffering(golden), "\(product)/\(f): \(differing) pixels differ (allowed \(Self.maxDiffering(golden)))")
+            let differing = got.differingPixels(from: golden, threshold: threshold)
+            #expect(differing <= maxDiffering(golden), "\(goldens)/\(f): \(differing) pixels differ (allowed \(Self.maxDiffering(golden)))")
         }
     }
 

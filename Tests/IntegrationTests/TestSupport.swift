@@ -33,6 +33,9 @@ enum TestPaths {
     /// An iOS widget extension as Xcode writes it, imports untouched (Tests/SwiftFixtures/XcodeStyleWidget).
     static let xcodeStyleProduct = "XcodeStyleWidget"
     static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets"]
+    /// Widget extensions written as for iOS in Xcode, built untouched (Tests/SwiftFixtures/Corpus):
+    /// each folder is a product of that name.
+    static let corpusProducts = ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar"]
 }
 
 /// A fresh temporary directory, removed by `remove()`.

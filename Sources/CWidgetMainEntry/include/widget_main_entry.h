@@ -25,4 +25,9 @@ const void *owk_entry_through_main(void);
  *  Reads the object's own ELF file (`.dynsym`); does nothing when it cannot. */
 void owk_each_preview_function(void *context, void (*each)(void *function, void *context));
 
+/** The UTF-8 JSON document of this shared object's compiled resources (`owk_bundle_resources_v1`,
+ *  which the WidgetBundleSupport build plugin generates), its length in `*count`; NULL and 0
+ *  when the object has none. The bytes are static. */
+const void *owk_own_bundle_resources(long *count);
+
 #endif

@@ -30,7 +30,8 @@ final class PluginRuntime: @unchecked Sendable {
     }
 
     func handle(_ data: Data) -> Data {
-        let response: WireResponse
+        var response: WireResponse
+        _ = ResourceMisses.take()  // what an earlier call's leftovers (a timed-out view) recorded
         do {
             let request = try WireCodec.decode(WireRequest.self, from: data)
             response = try respond(to: request)
@@ -39,6 +40,8 @@ final class PluginRuntime: @unchecked Sendable {
         } catch {
             response = .failure("\(error)")
         }
+        let missing = ResourceMisses.take()
+        if !missing.isEmpty && response.ok { response.missingResources = missing }
         return WireJSONWriter.response(response) ?? (try? WireCodec.encode(response))
             ?? Data(#"{"error":"response could not be encoded","ok":false}"#.utf8)
     }

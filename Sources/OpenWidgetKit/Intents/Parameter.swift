@@ -220,8 +220,10 @@ public struct TypeDisplayRepresentation: ExpressibleByStringLiteral, Hashable, S
     public init(stringLiteral value: String) { name = value }
 }
 
-/// An enumeration usable as an intent parameter (`enum StatType: String, AppEnum`).
-public protocol AppEnum: IntentValue, CaseIterable, Hashable, RawRepresentable where RawValue == String {
+/// An enumeration usable as an intent parameter (`enum StatType: String, AppEnum`, or any raw
+/// type that converts to and from a string, as on iOS: `enum Goal: Int, AppEnum`). On the wire
+/// and in `config.json` a case is its raw value as a string (`"10000"`).
+public protocol AppEnum: IntentValue, CaseIterable, Hashable, RawRepresentable where RawValue: LosslessStringConvertible {
     static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
     static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
 }
@@ -229,11 +231,11 @@ public protocol AppEnum: IntentValue, CaseIterable, Hashable, RawRepresentable w
 extension AppEnum {
     public static var intentValueType: String { "enum" }
     public init?(intentValue: JSONValue) {
-        guard case .string(let s) = intentValue, let v = Self(rawValue: s) else { return nil }
+        guard case .string(let s) = intentValue, let raw = RawValue(s), let v = Self(rawValue: raw) else { return nil }
         self = v
     }
-    public var intentValue: JSONValue { .string(rawValue) }
+    public var intentValue: JSONValue { .string(String(rawValue)) }
     public static var intentValueOptions: [EnumOption]? {
-        allCases.map { EnumOption(value: $0.rawValue, title: caseDisplayRepresentations[$0]?.title ?? $0.rawValue) }
+        allCases.map { EnumOption(value: String($0.rawValue), title: caseDisplayRepresentations[$0]?.title ?? String($0.rawValue)) }
     }
 }

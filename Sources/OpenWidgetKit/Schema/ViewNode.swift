@@ -73,6 +73,14 @@ public struct ViewNode: Codable, Hashable, Sendable {
     @usableFromInline var _date: Indirect<DateText>?
     /// SF Symbol name of an `Image(systemName:)`.
     public var symbol: String?
+    /// The picture of an `Image("Name")` from the bundle's asset catalogue: its variants (1x,
+    /// 2x, 3x PNG) for the appearance evaluated; renderers draw the one nearest their scale.
+    /// (Added in SDK 0.5; older renderers draw the placeholder of an unknown image.)
+    @inlinable public var asset: ImageAsset? {
+        get { _asset?.value }
+        set { _asset = newValue.map(Indirect.init) }
+    }
+    @usableFromInline var _asset: Indirect<ImageAsset>?
 
     /// Stack alignment (`leading`/`center`/`trailing`, `top`/`center`/`bottom`,
     /// or `topLeading`… for a `ZStack`).
@@ -189,6 +197,31 @@ public final class Indirect<Value: Hashable & Sendable>: Hashable, Sendable {
     @inlinable public init(_ value: Value) { self.value = value }
     public static func == (a: Indirect, b: Indirect) -> Bool { a === b || a.value == b.value }
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+/// An asset catalogue image in a view tree: its name and the PNG files of its image set for the
+/// appearance the view was evaluated in. The bytes travel in the tree so the host and the render
+/// process, which never load the plugin, can draw them; `WireValidation` bounds their number and
+/// size (`maxImageVariants`, `maxImageBase64Bytes`, `maxImagePixels`).
+public struct ImageAsset: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case name, variants }
+    public var name: String
+    public var variants: [ImageVariant]
+
+    public init(name: String, variants: [ImageVariant]) { self.name = name; self.variants = variants }
+
+    /// The variant to draw at `scale` pixels per point: the smallest scale at least `scale`,
+    /// else the largest (a 2x picture draws the 2x file; 3x content shrinks, 1x grows).
+    public func variant(forScale scale: Double) -> ImageVariant? {
+        let sorted = variants.sorted { $0.scale < $1.scale }
+        return sorted.first { $0.scale >= scale - 0.01 } ?? sorted.last
+    }
+
+    /// Size in points (of the largest-scale variant, whose points all variants share).
+    public var pointSize: (width: Double, height: Double)? {
+        guard let v = variants.max(by: { $0.scale < $1.scale }), v.scale > 0 else { return nil }
+        return (Double(v.width) / v.scale, Double(v.height) / v.scale)
+    }
 }
 
 /// A live date inside a view (DESIGN §5): the host, not the plugin, turns it into characters.

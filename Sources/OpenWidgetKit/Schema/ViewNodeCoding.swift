@@ -14,7 +14,7 @@ import FoundationEssentials
 extension ViewNode {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case kind, role, children, text, date, symbol, alignment, spacing, value, bounds, style, shape, url, action, isOn, modifiers
-        case horizontalSpacing, axes, gridItems
+        case horizontalSpacing, axes, gridItems, asset
     }
 
     public init(from decoder: any Decoder) throws {
@@ -41,6 +41,7 @@ extension ViewNode {
             case .horizontalSpacing: horizontalSpacing = try c.decodeIfPresent(Double.self, forKey: key)
             case .axes: axes = try c.decodeIfPresent(String.self, forKey: key)
             case .gridItems: gridItems = try c.decodeIfPresent([GridItemSpec].self, forKey: key)
+            case .asset: asset = try c.decodeIfPresent(ImageAsset.self, forKey: key)
             }
         }
     }
@@ -66,6 +67,7 @@ extension ViewNode {
         try c.encodeIfPresent(horizontalSpacing, forKey: .horizontalSpacing)
         try c.encodeIfPresent(axes, forKey: .axes)
         try c.encodeIfPresent(gridItems, forKey: .gridItems)
+        try c.encodeIfPresent(asset, forKey: .asset)
     }
 }
 

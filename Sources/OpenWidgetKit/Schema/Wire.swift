@@ -147,7 +147,7 @@ public struct PreviewDescriptor: Codable, Hashable, Sendable {
 
 /// A plugin's answer. `ok == false` carries `error`; otherwise the field of the op is set.
 public struct WireResponse: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case ok, error, manifest, entries, policy, reloadRequests }
+    enum CodingKeys: String, CodingKey, CaseIterable { case ok, error, manifest, entries, policy, reloadRequests, missingResources }
 
     public var ok: Bool
     public var error: String?
@@ -157,11 +157,14 @@ public struct WireResponse: Codable, Hashable, Sendable {
     public var policy: WirePolicy?
     /// Kinds the plugin asked to reload during the call (`WidgetCenter`); `"*"` means all.
     public var reloadRequests: [String]?
+    /// The bundle's colours, images and strings the call asked for and did not find
+    /// (`ResourceMisses`: `color "Brand"`, `image "Logo"`, `string "key" (de)`). (SDK 0.5.)
+    public var missingResources: [String]?
 
     public init(ok: Bool, error: String? = nil, manifest: BundleManifest? = nil, entries: [WireEntry]? = nil,
-                policy: WirePolicy? = nil, reloadRequests: [String]? = nil) {
+                policy: WirePolicy? = nil, reloadRequests: [String]? = nil, missingResources: [String]? = nil) {
         self.ok = ok; self.error = error; self.manifest = manifest; self.entries = entries
-        self.policy = policy; self.reloadRequests = reloadRequests
+        self.policy = policy; self.reloadRequests = reloadRequests; self.missingResources = missingResources
     }
 
     public static func failure(_ message: String) -> WireResponse { WireResponse(ok: false, error: message) }

@@ -124,6 +124,7 @@ struct WireJSONReader {
             case "entries": out.entries = try isNull() ? nil : tracking ? try trackedEntries() : try entries()
             case "policy": out.policy = try isNull() ? nil : try policy()
             case "reloadRequests": out.reloadRequests = try isNull() ? nil : try strings()
+            case "missingResources": out.missingResources = try isNull() ? nil : try strings()
             case "manifest": out.manifest = try isNull() ? nil : try manifest()
             default: try skipValue()
             }
@@ -297,6 +298,7 @@ struct WireJSONReader {
             case "horizontalSpacing": n.horizontalSpacing = try isNull() ? nil : try double()
             case "axes": n.axes = try isNull() ? nil : try string()
             case "gridItems": n.gridItems = try isNull() ? nil : try gridItems()
+            case "asset": n.asset = try isNull() ? nil : try imageAsset()
             default: try skipValue()
             }
         }
@@ -436,6 +438,38 @@ struct WireJSONReader {
             }
         }
         return f
+    }
+
+    private mutating func imageAsset() throws -> ImageAsset {
+        var name: String?
+        var variants: [ImageVariant] = []
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "name": name = try string()
+            case "variants":
+                var outer = try beginArray()
+                while try nextElement(&outer) {
+                    var scale: Double?, width: Int?, height: Int?, png: String?, appearance: String?
+                    var inner = try beginObject()
+                    while let key = try nextKey(&inner) {
+                        switch key {
+                        case "scale": scale = try double()
+                        case "width": width = try int()
+                        case "height": height = try int()
+                        case "png": png = try string()
+                        case "appearance": appearance = try isNull() ? nil : try string()
+                        default: try skipValue()
+                        }
+                    }
+                    guard let scale, let width, let height, let png else { throw Unsupported() }
+                    variants.append(ImageVariant(scale: scale, appearance: appearance, width: width, height: height, png: png))
+                }
+            default: try skipValue()
+            }
+        }
+        guard let name else { throw Unsupported() }
+        return ImageAsset(name: name, variants: variants)
     }
 
     private mutating func gridItems() throws -> [GridItemSpec] {

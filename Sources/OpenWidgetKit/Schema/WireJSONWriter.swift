@@ -95,6 +95,7 @@ public struct WireJSONWriter {
         w.beginObject()
         if let entries = r.entries { w.key("entries"); w.value(entries) }
         w.member("error", r.error)
+        w.member("missingResources", r.missingResources)
         w.key("ok"); w.bool(r.ok)
         if let p = r.policy { w.key("policy"); w.value(p) }
         w.member("reloadRequests", r.reloadRequests)
@@ -130,6 +131,19 @@ public struct WireJSONWriter {
             endObject()
         }
         member("alignment", n.alignment)
+        if let a = n.asset {
+            key("asset"); beginObject()
+            key("name"); string(a.name)
+            key("variants"); beginArray()
+            for v in a.variants {
+                beginObject()
+                member("appearance", v.appearance); key("height"); int(v.height); key("png"); string(v.png)
+                key("scale"); number(v.scale); key("width"); int(v.width)
+                endObject()
+            }
+            endArray()
+            endObject()
+        }
         member("axes", n.axes)
         member("bounds", n.bounds)
         if let children = n.children { key("children"); beginArray(); for c in children { value(c) }; endArray() }

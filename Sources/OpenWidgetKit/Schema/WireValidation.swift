@@ -33,6 +33,15 @@ public enum WireValidation {
     public static let maxSize: Double = 1e9
     public static let maxMagnitude: Double = 1e100
     public static let maxCount = 1_000_000_000
+    /// An asset image (`ViewNode.asset`): at most this many variants (1x/2x/3x × light/dark),
+    /// each with a scale of 1…`maxImageScale`, sides of 1…`maxImageSide` pixels, at most
+    /// `maxImagePixels` pixels (what a renderer allocates to decode it) and at most
+    /// `maxImageBase64Bytes` of base64 PNG.
+    public static let maxImageVariants = 8
+    public static let maxImageScale = 4.0
+    public static let maxImageSide = 4096
+    public static let maxImagePixels = 2048 * 2048
+    public static let maxImageBase64Bytes = 1 << 20
 
     /// What a number of a field may be (see the type's note).
     enum Rule { case date, length, maximum, number, duration }
@@ -55,7 +64,7 @@ public enum WireValidation {
                     if a.problem != nil { break }
                 }
             case .policy: if let p = response.policy { visit(p, &a) }
-            case .ok, .error, .reloadRequests: break
+            case .ok, .error, .reloadRequests, .missingResources: break
             }
             if let bad = a.problem { return bad }
         }
@@ -94,6 +103,8 @@ public enum WireValidation {
         static let fontSpec = FontSpec.CodingKeys.allCases
         static let frameSpec = FrameSpec.CodingKeys.allCases
         static let gridItemSpec = GridItemSpec.CodingKeys.allCases
+        static let imageAsset = ImageAsset.CodingKeys.allCases
+        static let imageVariant = ImageVariant.CodingKeys.allCases
         static let intentAction = IntentAction.CodingKeys.allCases
         static let modifiers = Modifiers.CodingKeys.allCases
         static let parameterDescriptor = ParameterDescriptor.CodingKeys.allCases
@@ -181,6 +192,7 @@ public enum WireValidation {
                 case .action: if let x = n.action { visit(x, &a) }
                 case .gridItems: for (i, g) in (n.gridItems ?? []).enumerated() { visit(g, "gridItems[\(i)]", &a) }
                 case .modifiers: if let m = n.modifiers { visit(m, &a) }
+                case .asset: if let x = n.asset { visit(x, &a) }
                 case .children: break  // below, each with its own path
                 case .kind, .role, .text, .symbol, .alignment, .style, .url, .isOn, .axes: break
                 }
@@ -190,6 +202,34 @@ public enum WireValidation {
         for (i, c) in (n.children ?? []).enumerated() {
             a.within(.child(n.kind, i)) { visit(c, &$0) }
             if a.problem != nil { return }
+        }
+    }
+
+    private static func visit(_ x: ImageAsset, _ a: inout Audit) {
+        for key in Keys.imageAsset {
+            switch key {
+            case .variants:
+                a.limit("asset variants count", x.variants.count, maxImageVariants)
+                for (i, v) in x.variants.enumerated() where a.problem == nil {
+                    for key in Keys.imageVariant {
+                        switch key {
+                        case .scale:
+                            a.check("asset variants[\(i)].scale", v.scale, .number)
+                            if a.problem == nil && !(v.scale >= 1 && v.scale <= maxImageScale) {
+                                a.limit("asset variants[\(i)].scale", Int.max, Int(maxImageScale))
+                            }
+                        case .width: a.limit("asset variants[\(i)].width", v.width, maxImageSide, minimum: 1)
+                        case .height:
+                            a.limit("asset variants[\(i)].height", v.height, maxImageSide, minimum: 1)
+                            a.limit("asset variants[\(i)] pixels", v.width.multipliedReportingOverflow(by: v.height).partialValue,
+                                    maxImagePixels, minimum: 1)
+                        case .png: a.limit("asset variants[\(i)].png bytes", v.png.utf8.count, maxImageBase64Bytes)
+                        case .appearance: break
+                        }
+                    }
+                }
+            case .name: break
+            }
         }
     }
 
@@ -351,6 +391,12 @@ public enum WireValidation {
 
         mutating func check(_ name: @autoclosure () -> String, _ vs: [Double]?, _ rule: Rule) {
             for (i, v) in (vs ?? []).enumerated() where problem == nil { check("\(name())[\(i)]", v, rule) }
+        }
+
+        /// A size of the schema (`v` in `minimum…maximum`).
+        mutating func limit(_ name: @autoclosure () -> String, _ v: Int, _ maximum: Int, minimum: Int = 0) {
+            guard problem == nil, v < minimum || v > maximum else { return }
+            problem = prefix + name() + " \(v == Int.max ? "" : String(v) + " ")is out of range \(minimum)…\(maximum)"
         }
 
         mutating func count(_ name: String, _ v: Int?) {

@@ -29,10 +29,10 @@ extension WidgetConfiguration {
     }
     public func configurationDisplayName(_ name: String) -> some WidgetConfiguration { modified { $0.displayName = name } }
     public func configurationDisplayName(_ name: LocalizedStringResource) -> some WidgetConfiguration {
-        modified { $0.displayName = name.key }
+        modified { $0.displayName = name.localized }
     }
     public func description(_ text: String) -> some WidgetConfiguration { modified { $0.description = text } }
-    public func description(_ text: LocalizedStringResource) -> some WidgetConfiguration { modified { $0.description = text.key } }
+    public func description(_ text: LocalizedStringResource) -> some WidgetConfiguration { modified { $0.description = text.localized } }
     /// Families the widget can be shown in. Default: every system family (as WidgetKit on iOS).
     public func supportedFamilies(_ families: [WidgetFamily]) -> some WidgetConfiguration {
         modified { $0.families = families }

@@ -8,6 +8,8 @@ public enum ViewEvaluator {
     /// Contract of the result:
     /// - a view producing several nodes at the root is wrapped in a `group`, none gives `empty`;
     /// - every `Button`/`Toggle` action gets `id` `"0"`, `"1"`… in depth-first (tree) order;
+    /// - every asset colour (`Color("Name")`) is replaced by its components in
+    ///   `environment.colorScheme` (`AssetLookup`);
     /// - when `environment.redactionReasons` contains `.placeholder`, the root carries
     ///   `modifiers.redacted = true` (a root marked `unredacted()` is wrapped in a `group` that
     ///   carries it).
@@ -15,6 +17,7 @@ public enum ViewEvaluator {
         var root = EnvironmentValues.$current.withValue(environment) { ViewEval.single(view) }
         var next = 0
         numberActions(&root, next: &next)
+        AssetLookup.resolveColors(&root, scheme: environment.colorScheme)
         if environment.redactionReasons.contains(.placeholder) {
             if root.modifiers?.redacted == false {
                 // An explicitly unredacted root stays so, inside a redacted wrapper.

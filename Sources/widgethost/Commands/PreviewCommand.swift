@@ -92,6 +92,7 @@ struct PreviewCommand: ParsableCommand {
         options.locale = .currentTime
         options.glyphs = nerdFont ? .nerdFont : .unicode
         let symbols = PreviewSymbolCheck(glyphs: options.glyphs)
+        let missing = MissingResourceReport()
         print("Bundle \(manifest.bundleId) (SDK \(manifest.sdkVersion.isEmpty ? "none" : manifest.sdkVersion), ABI \(manifest.abiVersion))" +
               (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))"))
         let widgets = manifest.widgets.filter { kind == nil || $0.kind == kind }
@@ -101,7 +102,7 @@ struct PreviewCommand: ParsableCommand {
         }
         if pngDirectory != nil || svgDirectory != nil {
             let pictures = PreviewPictures(worker: worker, manifest: manifest, png: pngDirectory.map(ConfigSource.absolute),
-                                           svg: svgDirectory.map(ConfigSource.absolute), scale: scale, dark: dark)
+                                           svg: svgDirectory.map(ConfigSource.absolute), scale: scale, dark: dark, missing: missing)
             let failed: Int
             do {
                 failed = try pictures.run(widgets: widgets, families: { w in family == "all" ? w.families : w.families.filter { $0.rawValue == family } },
@@ -136,6 +137,7 @@ struct PreviewCommand: ParsableCommand {
                                                                       colorScheme: colorScheme))
                         guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
                         background.check(response.entries ?? [], family: fam)
+                        for line in missing.lines(response, kind: widget.kind) { ControlClient.printError("preview: warning: " + line) }
                         show(op, response, widget: widget.kind, family: fam, options: options, symbols: symbols)
                     } catch {
                         failures += 1

@@ -19,6 +19,8 @@ struct PreviewPictures {
     let svg: String?
     let scale: Double
     let dark: Bool
+    /// Names each colour, image and string the bundle lacks, once.
+    let missing: MissingResourceReport
     /// Timeline entries drawn per widget and family at most.
     static let maxEntries = 120
 
@@ -48,6 +50,7 @@ struct PreviewPictures {
                                                                colorScheme: dark ? .dark : nil))
                         guard r.ok else { throw Failure(description: r.error ?? "error") }
                         entries = r.entries ?? []
+                        for line in missing.lines(r, kind: widget.kind) { ControlClient.printError("preview: warning: " + line) }
                     } catch {
                         failures += 1
                         print("\(widget.kind) \(family.rawValue) \(op.rawValue): ERROR \(error)")

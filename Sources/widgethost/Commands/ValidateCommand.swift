@@ -93,6 +93,8 @@ final class PluginCheck {
     let config: HostConfig
     private var worker: BlockingWorkerClient?
     private var workerArguments: [String] = []
+    /// The colours, images and strings asked for and not in the bundle, each named once.
+    private let missingResources = MissingResourceReport()
     /// The bundle's manifest once `describe` has answered acceptably.
     private(set) var manifest: BundleManifest?
 
@@ -123,10 +125,12 @@ final class PluginCheck {
             var problems: [String] = []
             var slowest = 0.0
             var withoutBackground: [WidgetFamily] = []
+            var missingLines: [String] = []
             for family in widget.families {
                 for op in [WireOperation.placeholder, .snapshot] {
                     let start = BlockingWorkerClient.monotonicSeconds()
-                    if let problem = check(op, widget: widget, family: family, limits: limits, timeout: timeout, withoutBackground: &withoutBackground) {
+                    if let problem = check(op, widget: widget, family: family, limits: limits, timeout: timeout,
+                                           withoutBackground: &withoutBackground, missing: &missingLines) {
                         problems.append("    \(family.rawValue) \(op.rawValue): \(problem)")
                     }
                     slowest = max(slowest, BlockingWorkerClient.monotonicSeconds() - start)
@@ -140,17 +144,20 @@ final class PluginCheck {
             if !withoutBackground.isEmpty {
                 print("    warning: " + ContainerBackgroundCheck.line(kind: widget.kind, families: withoutBackground))
             }
+            for line in missingLines { print("    warning: " + line) }
         }
         return ok
     }
 
     /// What is wrong with `op`'s answer for one widget and family, or nil. Adds `family` to
-    /// `withoutBackground` when the answer's view lacks the `containerBackground` iOS 17 requires.
+    /// `withoutBackground` when the answer's view lacks the `containerBackground` iOS 17 requires,
+    /// and to `missing` a line for each colour, image or string the bundle lacks.
     private func check(_ op: WireOperation, widget: WidgetDescriptor, family: WidgetFamily, limits: Limits, timeout: Double,
-                       withoutBackground: inout [WidgetFamily]) -> String? {
+                       withoutBackground: inout [WidgetFamily], missing: inout [String]) -> String? {
         do {
             let r = try request(WireRequest(op: op, kind: widget.kind, family: family, isPreview: true), timeout: timeout)
             guard r.ok else { return r.error ?? "failed with no reason given" }
+            missing += missingResources.lines(r, kind: widget.kind)
             guard let entries = r.entries, entries.count == 1 else { return "expected one entry, got \(r.entries?.count ?? 0)" }
             if !withoutBackground.contains(family), ContainerBackgroundCheck.isMissing(in: entries[0].view, family: family) {
                 withoutBackground.append(family)

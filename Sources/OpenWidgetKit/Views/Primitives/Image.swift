@@ -1,5 +1,7 @@
 /// An image: `Image(systemName:)` → `image` node with `symbol`; `Image("asset")` → `image`
-/// node whose `text` is the asset name (renderers may show it as alt text).
+/// node whose `text` is the asset name (renderers may show it as alt text) and whose `asset`
+/// holds the image set's PNG variants for the evaluated appearance (`AssetLookup`; a name the
+/// bundle's catalogue lacks is recorded as missing).
 public struct Image: View, PrimitiveView, Hashable {
     public typealias Body = Never
     var symbol: String?
@@ -27,6 +29,10 @@ public struct Image: View, PrimitiveView, Hashable {
         var n = ViewNode(kind: .image)
         n.symbol = symbol
         n.text = name
+        if let name {
+            let scheme = EnvironmentValues.current.colorScheme
+            if let asset = AssetLookup.image(name, scheme: scheme) { n.asset = asset } else { ResourceMisses.record("image \"\(name)\"") }
+        }
         if let renderingMode {
             var m = Modifiers()
             m.other = ["renderingMode": .string(renderingMode.rawValue)]

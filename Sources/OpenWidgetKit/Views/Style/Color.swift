@@ -12,8 +12,9 @@ public struct Color: ShapeStyle, View, PrimitiveView, Hashable, Sendable {
     init(spec: StyleSpec) { self.spec = spec }
     init(named name: String) { spec = StyleSpec(name: name) }
 
-    /// An asset colour of the widget bundle, by name.
-    public init(_ name: String) { spec = StyleSpec(name: name) }
+    /// A colour set of the bundle's asset catalogue, by name, in the appearance the view is
+    /// evaluated in (`AssetLookup`).
+    public init(_ name: String) { spec = StyleSpec(name: AssetLookup.colorPrefix + name) }
 
     public init(red: Double, green: Double, blue: Double, opacity: Double = 1) {
         spec = StyleSpec(rgba: [red, green, blue, opacity])

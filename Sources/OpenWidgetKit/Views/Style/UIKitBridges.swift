@@ -26,7 +26,7 @@ public final class UIColor: Hashable, Sendable {
     /// `UIColor { traits in traits.userInterfaceStyle == .dark ? .white : .black }`.
     public init(dynamicProvider: @escaping @Sendable (UITraitCollection) -> UIColor) { storage = .dynamic(dynamicProvider) }
     /// An asset colour of the bundle, by name (as `Color("Name")`).
-    public init?(named name: String) { storage = .fixed(StyleSpec(name: name)) }
+    public init?(named name: String) { storage = .fixed(Color(name).spec) }
 
     /// This colour in `traits`' appearance (a fixed colour is itself).
     public func resolvedColor(with traits: UITraitCollection) -> UIColor {

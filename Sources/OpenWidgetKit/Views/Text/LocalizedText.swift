@@ -1,12 +1,13 @@
 /// The localised forms of `Text` and of a configuration's name and description, as iOS widget
-/// code writes them. The SDK does not localise yet (docs/widgetkit-parity.md): the key is the
-/// text, and a comment is for translators only. Pure.
+/// code writes them: keys are looked up in the bundle's string tables in the user's language
+/// (`LocalizedStrings`); a comment is for translators only. Pure over the bundle's catalogue.
 extension Text {
     /// `Text("Steps", comment: "The title of the steps widget")`.
-    public init(_ key: LocalizedStringKey, comment: StaticString) { self = key.text }
+    public init(_ key: LocalizedStringKey, comment: StaticString) { self = key.localizedText() }
 
-    /// `Text(LocalizedStringResource("Steps"))`, `Text(intent.title)`: the resource's key.
-    @_disfavoredOverload public init(_ resource: LocalizedStringResource) { self.init(verbatim: resource.key) }
+    /// `Text(LocalizedStringResource("Steps"))`, `Text(intent.title)`: the resource in the
+    /// user's language.
+    @_disfavoredOverload public init(_ resource: LocalizedStringResource) { self.init(verbatim: resource.localized) }
 }
 
 extension WidgetConfiguration {

@@ -17,10 +17,12 @@ public struct Text: View, PrimitiveView, Hashable, Sendable {
     /// The runs of a concatenation, in order (nil for a single text).
     var runs: [Text]?
 
-    /// Text of a string literal; an interpolated live date or styled `Text` stays a run of its own.
-    public init(_ key: LocalizedStringKey) { self = key.text }
-    /// `Text(key, tableName:bundle:comment:)` — tables are ignored (no localisation yet).
-    public init(_ key: LocalizedStringKey, tableName: String?, comment: StaticString? = nil) { self = key.text }
+    /// Text of a string literal in the user's language (the bundle's `Localizable` strings; the
+    /// literal when there is no translation); an interpolated live date or styled `Text` stays a
+    /// run of its own.
+    public init(_ key: LocalizedStringKey) { self = key.localizedText() }
+    /// `Text(key, tableName:comment:)`: the key looked up in `tableName` (`Widgets.strings`).
+    public init(_ key: LocalizedStringKey, tableName: String?, comment: StaticString? = nil) { self = key.localizedText(table: tableName) }
     /// Text of a string value, verbatim.
     @_disfavoredOverload public init<S: StringProtocol>(_ content: S) { string = String(content) }
     /// Text shown exactly as given.

@@ -1,0 +1,14 @@
+//
+//  BatteriesBundle.swift
+//  Batteries
+//
+
+import WidgetKit
+import SwiftUI
+
+@main
+struct BatteriesBundle: WidgetBundle {
+    var body: some Widget {
+        BatteriesWidget()
+    }
+}

@@ -1,0 +1,14 @@
+//
+//  MonthCalendarBundle.swift
+//  MonthCalendar
+//
+
+import WidgetKit
+import SwiftUI
+
+@main
+struct MonthCalendarBundle: WidgetBundle {
+    var body: some Widget {
+        MonthCalendarWidget()
+    }
+}

@@ -1,0 +1,14 @@
+//
+//  PlantCareBundle.swift
+//  PlantCare
+//
+
+import WidgetKit
+import SwiftUI
+
+@main
+struct PlantCareBundle: WidgetBundle {
+    var body: some Widget {
+        PlantCareWidget()
+    }
+}
