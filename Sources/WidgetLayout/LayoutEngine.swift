@@ -147,9 +147,9 @@ final class LayoutPass {
         case .text:
             return text(b, p).1
         case .image(let resizable):
-            let side = (b.font.size * 1.2).rounded()
-            if resizable { return Size(width: p.width ?? side, height: p.height ?? side) }
-            return Size(width: side, height: side)
+            let s = symbol(b)
+            if resizable { return Size(width: p.width ?? s.width, height: p.height ?? s.height) }
+            return Size(width: s.width, height: s.height)
         case .spacer:
             let axis = b.parentAxis ?? .vertical
             let minLength = Sanitize.length(b.node.value) ?? 8
@@ -263,12 +263,13 @@ final class LayoutPass {
     }
 
     /// The children of a baseline-aligned `HStack`: each one's baseline (a view without text
-    /// sits on the line with its bottom), and the row's extent above and below the line.
+    /// sits on the line with its bottom; a symbol shorter than the cap height has its baseline
+    /// below its box), and the row's extent above and below the line.
     private func baselineRow(_ b: LayoutBox, _ d: [(ProposedSize, Size)], last: Bool) -> (baselines: [Double], above: Double, below: Double) {
         var baselines: [Double] = [], above = 0.0, below = 0.0
         for (i, c) in b.children.enumerated() {
             let h = d[i].1.height
-            let line = min(max(baseline(c, d[i].0, last: last) ?? h, 0), h)
+            let line = min(max(baseline(c, d[i].0, last: last) ?? h, 0), 2 * h)
             baselines.append(line)
             above = max(above, line)
             below = max(below, h - line)
@@ -327,9 +328,18 @@ final class LayoutPass {
                 }
             }
             return nil
+        case .image(resizable: false) where b.node.symbol != nil:
+            return dy + symbol(b).baseline
         default:
             return nil
         }
+    }
+
+    /// The box of an image at its font: an `Image(systemName:)` as the measurer sizes the
+    /// symbol, any other image a square of 1.2 × the font size.
+    private func symbol(_ b: LayoutBox) -> SymbolMeasurement {
+        guard let name = b.node.symbol else { return .square(size: b.font.size) }
+        return measurer.measureSymbol(name, font: b.font)
     }
 
     private func stackSize(_ b: LayoutBox, _ axis: Axis, _ d: [(ProposedSize, Size)]) -> Size {
