@@ -43,7 +43,7 @@ public final class PangoText: TextMeasurer {
     private func description(_ font: ResolvedFont) -> OpaquePointer {
         if let d = descriptions[font] { return d }
         let d = pango_font_description_new()!
-        pango_font_description_set_family(d, FontCatalog.family(for: font.design, size: font.size))
+        pango_font_description_set_family(d, FontCatalog.family(for: font.design, size: font.size, tabularDigits: font.monospacedDigit))
         pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(min(max(font.weight, 100), 1000))))
         pango_font_description_set_style(d, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
         pango_font_description_set_absolute_size(d, max(0.1, font.size) * Double(PANGO_SCALE))
@@ -264,6 +264,8 @@ public enum FontCatalog {
     public static let sansDisplay = "Inter Display, Inter, Noto Sans, DejaVu Sans, sans-serif"
     /// SF Pro, like SF Pro Text and Display, switches to its display cut at 20 points.
     public static let displaySize = 20.0
+    /// Inter Display as Debian packages it (4.0 beta 7) has no working tabular figures (its
+    /// `tnum` digits differ in width), so `monospacedDigit` text stays in Inter.
     /// `.rounded`: Quicksand, the packaged face nearest SF Pro Rounded (round terminals, a
     /// grotesque's proportions; Regular and Bold), then Inter.
     public static let rounded = "Quicksand, Inter, Noto Sans, DejaVu Sans, sans-serif"
@@ -272,9 +274,9 @@ public enum FontCatalog {
     /// The SF Symbols stand-in.
     public static let symbolFamily = "Material Icons"
 
-    static func family(for design: ResolvedFont.Design, size: Double) -> String {
+    static func family(for design: ResolvedFont.Design, size: Double, tabularDigits: Bool = false) -> String {
         switch design {
-        case .default: size >= displaySize ? sansDisplay : sans
+        case .default: size >= displaySize && !tabularDigits ? sansDisplay : sans
         case .rounded: rounded
         case .monospaced: monospaced
         case .serif: serif

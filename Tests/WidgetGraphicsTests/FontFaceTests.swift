@@ -21,6 +21,11 @@ private func width(_ s: String, _ font: ResolvedFont) -> Double {
     #expect(width("10,432", ResolvedFont(size: 34)) == 100)
     #expect(FontCatalog.family(for: .default, size: 19.9) == FontCatalog.sans)
     #expect(FontCatalog.family(for: .default, size: 20) == FontCatalog.sansDisplay)
+    // Tabular figures stay in Inter (Debian's Inter Display has no working `tnum`): every digit
+    // of a 34 pt clock takes the same 0.648 em (22.03 pt), so a ticking time does not move.
+    let tabular = ResolvedFont(size: 34, monospacedDigit: true)
+    #expect(width("10:08", tabular) == width("10:11", tabular))
+    #expect(FontCatalog.family(for: .default, size: 34, tabularDigits: true) == FontCatalog.sans)
 }
 
 @Test func roundedTextIsSetInQuicksand() {
