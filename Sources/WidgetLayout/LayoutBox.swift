@@ -147,11 +147,16 @@ final class LayoutBox {
             aspect = nil
         }
         spacing = node.spacing.flatMap { $0.isFinite ? min(max($0, -LayoutLimits.maxLength), LayoutLimits.maxLength) : nil }
+            ?? (node.kind == .label ? Self.labelGap(fontSize: font.size) : nil)
         horizontalSpacing = Sanitize.length(node.horizontalSpacing)
         gridTracks = (node.gridItems ?? []).prefix(64).map(GridTrack.init)
         alignment = AlignmentSpec(name: node.alignment)
         baselineAlignment = node.alignment == "firstTextBaseline" ? false : (node.alignment == "lastTextBaseline" ? true : nil)
     }
+
+    /// The gap between a `Label`'s icon and title: half the font size, as iOS draws it (6 pt
+    /// at caption size; the symbol's box is its glyph's width, so this is glyph to text).
+    static func labelGap(fontSize: Double) -> Double { (fontSize * 0.5).rounded() }
 
     func child(role: String) -> LayoutBox? { children.first { $0.node.role == role } }
 }
