@@ -40,7 +40,7 @@ let appleModuleNames = ["WidgetKit", "SwiftUI", "AppIntents", "Intents", "UIKit"
 /// imports — built untouched; the build plugin compiles their catalogues and string tables, as
 /// Xcode's build does (Tests/SwiftFixtures/Corpus, docs/porting.md "The corpus").
 let corpusBundles: [(product: String, target: String, path: String, extra: [Target.Dependency])] =
-    ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar"].map {
+    ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar", "CoinTicker", "CityWeather", "PlantCare"].map {
         ($0, $0, "Tests/SwiftFixtures/Corpus/" + $0, ["WidgetKit", "SwiftUI", "AppIntents", "Intents"])
     }
 

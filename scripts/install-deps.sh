@@ -30,6 +30,8 @@ command -v systemd-analyze >/dev/null || missing+=(systemd)
 pkg-config --exists cairo pangocairo 2>/dev/null || missing+=(libcairo2-dev libpango1.0-dev)
 [ -f /usr/share/fonts/opentype/inter/Inter-Regular.otf ] || missing+=(fonts-inter)
 [ -f /usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf ] || missing+=(fonts-material-design-icons-iconfont)
+# .fontDesign(.rounded): Quicksand (SIL OFL 1.1), the rounded face nearest SF Pro Rounded.
+[ -f /usr/share/fonts/truetype/quicksand/Quicksand-Bold.ttf ] || missing+=(fonts-quicksand)
 # Optional: real status bars the integration tests feed (skipped when absent). Skip them with
 # WIDGETHOST_NO_BARS=1.
 if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then

@@ -43,7 +43,7 @@ public final class PangoText: TextMeasurer {
     private func description(_ font: ResolvedFont) -> OpaquePointer {
         if let d = descriptions[font] { return d }
         let d = pango_font_description_new()!
-        pango_font_description_set_family(d, FontCatalog.family(for: font.design))
+        pango_font_description_set_family(d, FontCatalog.family(for: font.design, size: font.size, tabularDigits: font.monospacedDigit))
         pango_font_description_set_weight(d, PangoWeight(rawValue: UInt32(min(max(font.weight, 100), 1000))))
         pango_font_description_set_style(d, font.italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
         pango_font_description_set_absolute_size(d, max(0.1, font.size) * Double(PANGO_SCALE))
@@ -165,12 +165,18 @@ public final class PangoText: TextMeasurer {
         show(on: cr, x: x, y: y)
     }
 
-    /// Draws one glyph of the icon font centred in a square of `side` points at (`cx`, `cy`).
-    func showSymbol(_ codepoint: UInt32, on cr: OpaquePointer, cx: Double, cy: Double, side: Double) {
-        guard let scalar = Unicode.Scalar(codepoint) else { return }
+    // MARK: symbols
+
+    /// Ink rectangles of icon-font glyphs at 1 pt (x and y from the layout's origin), by codepoint.
+    private var symbolInk: [UInt32: (x: Double, y: Double, width: Double, height: Double)] = [:]
+    private var symbolMeasured: [SymbolKey: SymbolMeasurement] = [:]
+    private struct SymbolKey: Hashable { var symbol: String, size: Double }
+
+    /// Sets up the shared layout for one glyph of the icon font at `size` points.
+    private func configureSymbol(_ scalar: Unicode.Scalar, size: Double) {
         let d = pango_font_description_new()!
         pango_font_description_set_family(d, FontCatalog.symbolFamily)
-        pango_font_description_set_absolute_size(d, max(0.1, side) * Double(PANGO_SCALE))
+        pango_font_description_set_absolute_size(d, max(0.1, size) * Double(PANGO_SCALE))
         pango_layout_set_font_description(layout, d)
         pango_font_description_free(d)
         pango_layout_set_attributes(layout, plain)
@@ -178,29 +184,99 @@ public final class PangoText: TextMeasurer {
         pango_layout_set_width(layout, -1)
         pango_layout_set_height(layout, -1)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
-        var logical = PangoRectangle()
-        pango_layout_get_extents(layout, nil, &logical)
-        let w = Double(logical.width) / Double(PANGO_SCALE), h = Double(logical.height) / Double(PANGO_SCALE)
-        show(on: cr, x: cx - w / 2, y: cy - h / 2)
+    }
+
+    /// The glyph's ink at 1 pt, measured at 100 pt (nil: no such scalar, or no ink).
+    private func ink(_ codepoint: UInt32) -> (x: Double, y: Double, width: Double, height: Double)? {
+        if let i = symbolInk[codepoint] { return i.width > 0 ? i : nil }
+        guard let scalar = Unicode.Scalar(codepoint) else { return nil }
+        configureSymbol(scalar, size: 100)
+        var r = PangoRectangle()
+        pango_layout_get_extents(layout, &r, nil)
+        let k = Double(PANGO_SCALE) * 100
+        let i = (x: Double(r.x) / k, y: Double(r.y) / k, width: Double(r.width) / k, height: Double(r.height) / k)
+        symbolInk[codepoint] = i
+        return i.width > 0 && i.height > 0 ? i : nil
+    }
+
+    /// The icon font's size for text of 1 pt: a full Material icon (its 20-unit live area on
+    /// the 24-unit grid) is then 0.95 em tall, 1.3 cap heights, as SF's medium-scale circle
+    /// symbols are (they reach above the cap height and below the baseline).
+    static let symbolScale = 1.14
+
+    /// SF Symbols' metrics for the stand-in glyph: set at `symbolScale` × the font's size, its
+    /// box is its ink rounded up to whole points, so a narrow symbol (`chevron.right`) is
+    /// narrow and a wide one wide; centred on the cap height. A name with no icon gets the
+    /// fallback box's square.
+    public func measureSymbol(_ symbol: String, font: ResolvedFont) -> SymbolMeasurement {
+        let textSize = font.size.isFinite ? min(max(font.size, 0), 10_000) : 0
+        let size = textSize * Self.symbolScale
+        let key = SymbolKey(symbol: symbol, size: textSize)
+        if let m = symbolMeasured[key] { return m }
+        let m: SymbolMeasurement
+        if let cp = SymbolFont.codepoint(for: symbol), let i = ink(cp) {
+            // Up to whole points, but not for the last thousandth of the outline's rounding.
+            m = .centred(width: (i.width * size - 1e-3).rounded(.up), height: (i.height * size - 1e-3).rounded(.up), size: textSize)
+        } else {
+            m = .square(size: textSize)
+        }
+        if symbolMeasured.count >= Self.cacheLimit { symbolMeasured.removeAll(keepingCapacity: true) }
+        symbolMeasured[key] = m
+        return m
+    }
+
+    /// Draws one glyph of the icon font with its ink centred in `rect`, in `cr`'s current
+    /// source: as measured for text of `textSize` points, or with nil as large as fits (a
+    /// `resizable()` symbol).
+    func showSymbol(_ codepoint: UInt32, on cr: OpaquePointer, in rect: Rect, textSize: Double?) {
+        guard let scalar = Unicode.Scalar(codepoint), let i = ink(codepoint) else { return }
+        let size = textSize.map { $0 * Self.symbolScale } ?? min(rect.width / i.width, rect.height / i.height)
+        guard size.isFinite, size > 0 else { return }
+        configureSymbol(scalar, size: size)
+        show(on: cr, x: rect.midX - (i.x + i.width / 2) * size, y: rect.midY - (i.y + i.height / 2) * size)
+    }
+
+    /// Whether the icon font is installed and has a glyph for `codepoint` (what the coverage
+    /// test checks for every row of `SymbolTable`).
+    public func iconFontHasGlyph(_ codepoint: UInt32) -> Bool {
+        let d = pango_font_description_new()!
+        defer { pango_font_description_free(d) }
+        pango_font_description_set_family(d, FontCatalog.symbolFamily)
+        pango_font_description_set_absolute_size(d, 12 * Double(PANGO_SCALE))
+        guard let font = pango_context_load_font(context, d) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(font)) }
+        let described = pango_font_describe(font)
+        defer { pango_font_description_free(described) }
+        guard let family = pango_font_description_get_family(described), String(cString: family) == FontCatalog.symbolFamily else { return false }
+        return pango_font_has_char(font, codepoint) != 0
     }
 }
 
 /// The font families WidgetHost draws with, chosen to be installed by `scripts/install-deps.sh`
-/// (Debian `fonts-inter`, `fonts-dejavu-core`, `fonts-material-design-icons-iconfont`); each
-/// list ends in a generic family, so a machine without them still draws text. Immutable.
+/// (Debian `fonts-inter`, `fonts-quicksand`, `fonts-dejavu-core`,
+/// `fonts-material-design-icons-iconfont`); each list ends in a generic family, so a machine
+/// without them still draws text. Immutable.
 public enum FontCatalog {
-    /// SF Pro's stand-in (Inter is a close neo-grotesque with tabular figures).
+    /// SF Pro Text's stand-in (Inter is a close neo-grotesque with tabular figures).
     public static let sans = "Inter, Noto Sans, DejaVu Sans, sans-serif"
-    /// `.rounded`: no rounded open face is packaged, so Inter (documented in widgetkit-parity.md).
-    public static let rounded = sans
+    /// SF Pro Display's: Inter's display cut, tighter and narrower as SF Pro Display is (its
+    /// letters average 0.424 em against Inter's 0.470; SF's system font 0.417, docs/widgetkit-parity.md).
+    public static let sansDisplay = "Inter Display, Inter, Noto Sans, DejaVu Sans, sans-serif"
+    /// SF Pro, like SF Pro Text and Display, switches to its display cut at 20 points.
+    public static let displaySize = 20.0
+    /// Inter Display as Debian packages it (4.0 beta 7) has no working tabular figures (its
+    /// `tnum` digits differ in width), so `monospacedDigit` text stays in Inter.
+    /// `.rounded`: Quicksand, the packaged face nearest SF Pro Rounded (round terminals, a
+    /// grotesque's proportions; Regular and Bold), then Inter.
+    public static let rounded = "Quicksand, Inter, Noto Sans, DejaVu Sans, sans-serif"
     public static let monospaced = "DejaVu Sans Mono, Noto Sans Mono, monospace"
     public static let serif = "DejaVu Serif, Noto Serif, serif"
     /// The SF Symbols stand-in.
     public static let symbolFamily = "Material Icons"
 
-    static func family(for design: ResolvedFont.Design) -> String {
+    static func family(for design: ResolvedFont.Design, size: Double, tabularDigits: Bool = false) -> String {
         switch design {
-        case .default: sans
+        case .default: size >= displaySize && !tabularDigits ? sansDisplay : sans
         case .rounded: rounded
         case .monospaced: monospaced
         case .serif: serif

@@ -343,7 +343,8 @@ final class WidgetPainter {
         }
         set(color(nil, env), env)
         if let cp = SymbolFont.codepoint(for: name) {
-            text.showSymbol(cp, on: cr, cx: r.midX, cy: r.midY, side: side)
+            let resizable = p.node.modifiers?.other?["resizable"] == .bool(true)
+            text.showSymbol(cp, on: cr, in: r, textSize: resizable ? nil : p.font.size)
         } else {
             unmapped.insert(name)
             // The visible fallback: a dashed rounded square with a question mark.

@@ -39,6 +39,8 @@ struct LayoutEnvironment {
     var lineLimit: Int?
     var minimumScaleFactor = 1.0
     var textAlignment = 0.0
+    /// `textCase`: `uppercase` or `lowercase` (inherited), applied to the characters laid out.
+    var textCase: String?
     var parentAxis: Axis?
 
     func applying(_ m: Modifiers?) -> LayoutEnvironment {
@@ -54,6 +56,7 @@ struct LayoutEnvironment {
         if let l = m.lineLimit { e.lineLimit = min(max(l, 1), 1000) }
         if let s = m.minimumScaleFactor, s.isFinite { e.minimumScaleFactor = min(max(s, 0.01), 1) }
         if let a = m.textAlignment { e.textAlignment = a == "center" ? 0.5 : (a == "trailing" ? 1 : 0) }
+        if let c = m.textCase { e.textCase = c }
         return e
     }
 
@@ -144,11 +147,16 @@ final class LayoutBox {
             aspect = nil
         }
         spacing = node.spacing.flatMap { $0.isFinite ? min(max($0, -LayoutLimits.maxLength), LayoutLimits.maxLength) : nil }
+            ?? (node.kind == .label ? Self.labelGap(fontSize: font.size) : nil)
         horizontalSpacing = Sanitize.length(node.horizontalSpacing)
         gridTracks = (node.gridItems ?? []).prefix(64).map(GridTrack.init)
         alignment = AlignmentSpec(name: node.alignment)
         baselineAlignment = node.alignment == "firstTextBaseline" ? false : (node.alignment == "lastTextBaseline" ? true : nil)
     }
+
+    /// The gap between a `Label`'s icon and title: half the font size, as iOS draws it (6 pt
+    /// at caption size; the symbol's box is its glyph's width, so this is glyph to text).
+    static func labelGap(fontSize: Double) -> Double { (fontSize * 0.5).rounded() }
 
     func child(role: String) -> LayoutBox? { children.first { $0.node.role == role } }
 }
@@ -247,6 +255,9 @@ struct LayoutBoxBuilder {
 
     mutating func build(_ n: ViewNode, env parent: LayoutEnvironment, depth: Int) -> LayoutBox? {
         guard n.kind != .empty, depth < LayoutLimits.maxDepth, count < LayoutLimits.maxNodes else { return nil }
+        // iPhone's Lock Screen ignores a `widgetLabel` (only watchOS complications show one), so
+        // pictures leave it out; the text outputs still show it (TextRenderer).
+        guard n.role != "widgetLabel" else { return nil }
         count += 1
         var env = parent.applying(n.modifiers)
         let behaviour: Behaviour
@@ -263,7 +274,12 @@ struct LayoutBoxBuilder {
         case .zstack: behaviour = .zstack
         case .text:
             behaviour = .text
-            let raw = n.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? n.text ?? ""
+            let written = n.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? n.text ?? ""
+            let raw = switch env.textCase {
+            case "uppercase": written.uppercased()
+            case "lowercase": written.lowercased()
+            default: written
+            }
             text = raw.utf8.count > LayoutLimits.maxTextLength && raw.count > LayoutLimits.maxTextLength
                 ? String(raw.prefix(LayoutLimits.maxTextLength)) : raw
         case .image:

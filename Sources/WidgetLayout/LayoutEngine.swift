@@ -150,12 +150,11 @@ final class LayoutPass {
         case .text:
             return text(b, p).1
         case .image(let resizable):
-            // An asset image's own size in points; a symbol's follows the font.
-            let side = (b.font.size * 1.2).rounded()
+            // An asset image's own size in points; a symbol's follows its glyph and the font.
             let natural = b.node.asset?.pointSize.flatMap { s in
                 s.width.isFinite && s.height.isFinite && s.width > 0 && s.height > 0
                     ? Size(width: min(s.width, LayoutLimits.maxLength), height: min(s.height, LayoutLimits.maxLength)) : nil
-            } ?? Size(width: side, height: side)
+            } ?? { let s = symbol(b); return Size(width: s.width, height: s.height) }()
             if resizable { return Size(width: p.width ?? natural.width, height: p.height ?? natural.height) }
             return natural
         case .spacer:
@@ -271,12 +270,13 @@ final class LayoutPass {
     }
 
     /// The children of a baseline-aligned `HStack`: each one's baseline (a view without text
-    /// sits on the line with its bottom), and the row's extent above and below the line.
+    /// sits on the line with its bottom; a symbol shorter than the cap height has its baseline
+    /// below its box), and the row's extent above and below the line.
     private func baselineRow(_ b: LayoutBox, _ d: [(ProposedSize, Size)], last: Bool) -> (baselines: [Double], above: Double, below: Double) {
         var baselines: [Double] = [], above = 0.0, below = 0.0
         for (i, c) in b.children.enumerated() {
             let h = d[i].1.height
-            let line = min(max(baseline(c, d[i].0, last: last) ?? h, 0), h)
+            let line = min(max(baseline(c, d[i].0, last: last) ?? h, 0), 2 * h)
             baselines.append(line)
             above = max(above, line)
             below = max(below, h - line)
@@ -335,9 +335,18 @@ final class LayoutPass {
                 }
             }
             return nil
+        case .image(resizable: false) where b.node.symbol != nil:
+            return dy + symbol(b).baseline
         default:
             return nil
         }
+    }
+
+    /// The box of an image at its font: an `Image(systemName:)` as the measurer sizes the
+    /// symbol, any other image a square of 1.2 × the font size.
+    private func symbol(_ b: LayoutBox) -> SymbolMeasurement {
+        guard let name = b.node.symbol else { return .square(size: b.font.size) }
+        return measurer.measureSymbol(name, font: b.font)
     }
 
     private func stackSize(_ b: LayoutBox, _ axis: Axis, _ d: [(ProposedSize, Size)]) -> Size {

@@ -19,6 +19,36 @@ public struct TextMeasurement: Hashable, Sendable {
     }
 }
 
+/// The box an `Image(systemName:)` takes at a font, as SF Symbols size it: as wide as its glyph
+/// (not a square), and vertically centred on the cap height of the text beside it.
+public struct SymbolMeasurement: Hashable, Sendable {
+    /// Width and height of the symbol's box, in points.
+    public var width: Double
+    public var height: Double
+    /// Distance from the top of the box to the text baseline it sits on (the box's middle is
+    /// half a cap height above it).
+    public var baseline: Double
+
+    public init(width: Double, height: Double, baseline: Double) {
+        self.width = width; self.height = height; self.baseline = baseline
+    }
+
+    /// Cap height of the text face (Inter: 1490 / 2048 em), on whose middle symbols are centred.
+    public static let capHeight = 0.7275
+
+    /// A `width` × `height` box centred on the cap height of text of `size` points.
+    public static func centred(width: Double, height: Double, size: Double) -> SymbolMeasurement {
+        SymbolMeasurement(width: width, height: height, baseline: height / 2 + capHeight * size / 2)
+    }
+
+    /// The box of a symbol whose glyph is not known (and of the fallback box drawn for a name
+    /// with no icon): a square of 1.2 × the font size, rounded to whole points.
+    public static func square(size: Double) -> SymbolMeasurement {
+        let side = (size * 1.2).rounded()
+        return centred(width: side, height: side, size: size)
+    }
+}
+
 /// Measures text for the layout.
 ///
 /// Contract: `text` is wrapped at word boundaries to `width` (nil: not wrapped, only hard line
@@ -28,6 +58,15 @@ public struct TextMeasurement: Hashable, Sendable {
 /// thread; implementations need not be thread-safe.
 public protocol TextMeasurer {
     func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement
+    /// The box of `Image(systemName: symbol)` in `font` (same contract: the same arguments give
+    /// the same answer, and the symbol drawn fills that box). Default: `SymbolMeasurement.square`.
+    func measureSymbol(_ symbol: String, font: ResolvedFont) -> SymbolMeasurement
+}
+
+extension TextMeasurer {
+    public func measureSymbol(_ symbol: String, font: ResolvedFont) -> SymbolMeasurement {
+        SymbolMeasurement.square(size: font.size)
+    }
 }
 
 /// A measurer with exact, font-independent numbers: every character advances

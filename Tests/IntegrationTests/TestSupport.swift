@@ -35,7 +35,7 @@ enum TestPaths {
     static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets"]
     /// Widget extensions written as for iOS in Xcode, built untouched (Tests/SwiftFixtures/Corpus):
     /// each folder is a product of that name.
-    static let corpusProducts = ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar"]
+    static let corpusProducts = ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar", "CoinTicker", "CityWeather", "PlantCare"]
 }
 
 /// A fresh temporary directory, removed by `remove()`.

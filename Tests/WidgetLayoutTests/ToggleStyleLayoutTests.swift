@@ -29,7 +29,7 @@ import OpenWidgetKit
 
     @Test func aButtonToggleIsItsLabelAlone() {
         let p = place(toggle(style: "button"))
-        #expect(p.frame == Rect(x: 87.5, y: 44, width: 25, height: 12))  // "Done": 4 × 5 pt, one 12 pt line, centred
+        #expect(p.frame == Rect(x: 90, y: 44, width: 20, height: 12))  // "Done": 4 × 5 pt, one 12 pt line, centred in 200 × 100
         #expect(p.indicator == nil)
         #expect(p.children.count == 1)
     }

@@ -31,10 +31,13 @@ public enum AssetLookup {
 
     /// `tree` with every named colour (`asset:Name`) replaced by its components in `scheme`.
     /// Touches only trees that have one.
-    static func resolveColors(_ tree: inout ViewNode, scheme: ColorScheme) {
-        let resources = BundleResources.current
+    static func resolveColors(_ tree: inout ViewNode, scheme: ColorScheme, in resources: BundleResources = .current) {
         resolve(&tree, scheme, resources)
     }
+
+    /// `Color.accentColor`'s name: as on iOS, the catalogue's `AccentColor` set when it has one
+    /// (Xcode's template names it the extension's global accent colour), else the system blue.
+    static let accentName = "accent", accentColorSet = "AccentColor"
 
     private static func resolve(_ n: inout ViewNode, _ scheme: ColorScheme, _ resources: BundleResources) {
         if var shape = n.shape, named(shape.fill) || named(shape.stroke) {
@@ -56,12 +59,15 @@ public enum AssetLookup {
 
     private static func named(_ s: StyleSpec?) -> Bool {
         guard let s else { return false }
-        return s.name?.hasPrefix(colorPrefix) == true || (s.gradient?.contains { named($0) } ?? false)
+        return s.name?.hasPrefix(colorPrefix) == true || s.name == accentName || (s.gradient?.contains { named($0) } ?? false)
     }
 
     private static func resolved(_ s: StyleSpec?, _ scheme: ColorScheme, _ resources: BundleResources) -> StyleSpec? {
         guard var s, named(s) else { return s }
-        if let name = s.name, name.hasPrefix(colorPrefix) {
+        if s.name == accentName, let rgba = color(accentColorSet, scheme: scheme, in: resources) {
+            s.name = nil
+            s.rgba = rgba
+        } else if let name = s.name, name.hasPrefix(colorPrefix) {
             let plain = String(name.dropFirst(colorPrefix.count))
             if let rgba = color(plain, scheme: scheme, in: resources) {
                 s.name = nil

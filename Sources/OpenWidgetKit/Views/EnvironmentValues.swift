@@ -51,7 +51,8 @@ public struct EnvironmentValues: @unchecked Sendable {
     /// Always `.large` unless a view sets it (`.dynamicTypeSize(_:)`): widgets are drawn at Large.
     public var dynamicTypeSize: DynamicTypeSize = .large
     /// Whether the system shows the widget's `widgetLabel` (`\.showsWidgetLabel`): true for
-    /// the accessory families, where the text output and pictures show it.
+    /// the accessory families, where the text output shows it (pictures, like iPhone's Lock
+    /// Screen, leave it out).
     public var showsWidgetLabel: Bool { widgetFamily.isAccessory }
     private var custom: [ObjectIdentifier: Any] = [:]
     /// The area a `GeometryReader` filling the widget gets (the runner sets it per request:

@@ -31,29 +31,6 @@ struct Provider: IntentTimelineProvider {
     }
 }
 
-/// The day's range as a bar, the current temperature's place marked on it.
-struct TemperatureRangeBar: View {
-    let low: Int
-    let high: Int
-    let current: Int
-
-    var body: some View {
-        GeometryReader { proxy in
-            let span = Double(max(high - low, 1))
-            let x = proxy.size.width * Double(current - low) / span
-            ZStack(alignment: .leading) {
-                Capsule()
-                    .fill(LinearGradient(colors: [.cyan, .yellow, .orange], startPoint: .leading, endPoint: .trailing))
-                Circle()
-                    .fill(.white)
-                    .frame(width: proxy.size.height + 2, height: proxy.size.height + 2)
-                    .offset(x: min(max(x - proxy.size.height / 2, 0), proxy.size.width - proxy.size.height))
-            }
-        }
-        .frame(height: 5)
-    }
-}
-
 struct CityWeatherEntryView: View {
     var entry: Provider.Entry
     @Environment(\.widgetFamily) var family
@@ -84,10 +61,8 @@ struct CityWeatherEntryView: View {
                 .font(.caption.weight(.semibold))
             Text("H:\(forecast.high)° L:\(forecast.low)°")
                 .font(.caption)
-            if family == .systemMedium {
-                TemperatureRangeBar(low: forecast.low, high: forecast.high, current: forecast.temperature)
-            }
         }
+        .frame(maxWidth: .infinity, alignment: .leading)
         .foregroundStyle(.white)
     }
 }
@@ -117,10 +92,13 @@ struct CityWeatherMediumView: View {
     var entry: Provider.Entry
 
     var body: some View {
-        HStack(alignment: .top, spacing: 12) {
-            CityWeatherEntryView(entry: entry)
-                .frame(width: 110)
-            HourlyView(hours: Array(entry.forecast.hours.prefix(5)))
+        // The current conditions take a bit over a third, the hours the rest.
+        GeometryReader { geometry in
+            HStack(alignment: .top, spacing: 12) {
+                CityWeatherEntryView(entry: entry)
+                    .frame(width: geometry.size.width * 0.38)
+                HourlyView(hours: Array(entry.forecast.hours.prefix(5)))
+            }
         }
     }
 }

@@ -78,7 +78,7 @@ struct ActivityRingsEntryView: View {
                         VStack(alignment: .leading, spacing: 0) {
                             Text(metric.rawValue.capitalized)
                                 .font(.caption)
-                                .foregroundStyle(.secondary)
+                                .foregroundStyle(.gray)
                             Text("\(Int(entry.today.value(metric)))/\(Int(DayActivity.goal(metric))) \(metric.unit)")
                                 .font(.callout.weight(.semibold))
                                 .foregroundStyle(metric.color)
