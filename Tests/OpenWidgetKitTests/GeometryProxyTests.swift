@@ -51,3 +51,22 @@ private struct GeoWidgets: WidgetBundle {
     #expect(try await text("edge", .systemMedium) == "338x158 at 0,0")
     #expect(try await text("framed", .systemSmall, DisplaySize(width: 170, height: 170)) == "138x138 at 16,16")
 }
+
+/// Padding and a fixed frame around a reader change what it is told: the padded area, the
+/// frame's size centred where it is.
+@Test func paddingAndAFixedFrameAroundAReaderAreItsArea() {
+    var proxies: [CGRect] = []
+    _ = ViewEvaluator.evaluate(VStack {
+        GeometryReader { geo in let _ = proxies.append(geo.frame(in: .global)); Color.red }
+            .padding(EdgeInsets(top: 4, leading: 10, bottom: 6, trailing: 2))
+        GeometryReader { geo in let _ = proxies.append(geo.frame(in: .global)); Color.blue }
+            .frame(width: 50, height: 20)
+        GeometryReader { geo in let _ = proxies.append(geo.frame(in: .global)); Color.green }
+            .frame(height: 30)
+            .padding(8)
+    }, environment: EnvironmentValues())
+    // The default environment: a small widget, 158 × 158, content 126 × 126 at (16, 16).
+    #expect(proxies == [CGRect(x: 26, y: 20, width: 114, height: 116),
+                        CGRect(x: 54, y: 69, width: 50, height: 20),
+                        CGRect(x: 24, y: 64, width: 110, height: 30)])
+}

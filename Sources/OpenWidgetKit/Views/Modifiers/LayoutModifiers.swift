@@ -15,13 +15,21 @@ extension View {
     }
 
     public func padding(_ insets: EdgeInsets) -> ModifiedContent<Self, _NodeModifier> {
-        _NodeModifier.layout(.padding) { m in m.padding = insets.spec }.apply(to: self)
+        var modifier = _NodeModifier.layout(.padding) { m in m.padding = insets.spec }
+        // A `GeometryReader` inside is told the padded area.
+        modifier.environment = { env in env.geometryArea = env.readerArea.inset(by: insets) }
+        return modifier.apply(to: self)
     }
 
     /// A fixed frame.
     public func frame(width: Double? = nil, height: Double? = nil, alignment: Alignment = .center) -> ModifiedContent<Self, _NodeModifier> {
         let spec = FrameSpec(width: width, height: height, alignment: alignment.name)
-        return _NodeModifier.layout(.frame) { m in m.frame = spec }.apply(to: self)
+        var modifier = _NodeModifier.layout(.frame) { m in m.frame = spec }
+        // A `GeometryReader` inside is told the frame's size.
+        if width != nil || height != nil {
+            modifier.environment = { env in env.geometryArea = env.readerArea.framed(width: width, height: height) }
+        }
+        return modifier.apply(to: self)
     }
 
     /// A flexible frame (`maxWidth: .infinity` fills the width). Ideal sizes are not serialized.

@@ -44,10 +44,11 @@ public enum CoordinateSpace: Hashable, Sendable {
 /// What a `GeometryReader`'s content is told about the space it has.
 ///
 /// The content is evaluated in the bundle's worker, before the host lays the tree out, so the
-/// size is the one the reader gets when it fills the widget — the widget's display size less its
-/// content margins (the whole display after `.contentMarginsDisabled()`), which is what a
-/// `GeometryReader` as the widget's content, the common case, gets on iOS. A reader that
-/// shares its space (in a stack, inside padding) is told that whole area too (docs/porting.md).
+/// size is the one the reader gets when it fills what it is inside of — the widget's display
+/// size less its content margins (the whole display after `.contentMarginsDisabled()`), less
+/// the `padding` around the reader, within a fixed `frame(width:height:)` around it — which is
+/// what a `GeometryReader` as the widget's content, the common case, gets on iOS. A reader
+/// that shares a stack with other views is told the stack's whole area (docs/porting.md).
 /// Value; any thread.
 public struct GeometryProxy: Sendable {
     public let size: CGSize
@@ -64,10 +65,33 @@ public struct GeometryProxy: Sendable {
     }
 }
 
-/// The space the current evaluation's `GeometryReader` fills: set per request by the runner.
+/// The space a `GeometryReader` evaluated now would fill: the widget's content area, set per
+/// request by the runner, less the `padding` and within the fixed `frame(width:height:)` the
+/// reader is inside of (a stack's share is not known before layout).
 struct GeometryArea: Sendable {
     var size: CGSize
     var origin: CGPoint
+
+    func inset(by e: EdgeInsets) -> GeometryArea {
+        GeometryArea(size: CGSize(width: max(0, size.width - e.leading - e.trailing), height: max(0, size.height - e.top - e.bottom)),
+                     origin: CGPoint(x: origin.x + e.leading, y: origin.y + e.top))
+    }
+
+    /// Within a fixed frame of `width` × `height` (nil: as now), centred in this area as a
+    /// parent centres a child smaller than its offer.
+    func framed(width: Double?, height: Double?) -> GeometryArea {
+        let w = max(0, width ?? size.width), h = max(0, height ?? size.height)
+        return GeometryArea(size: CGSize(width: w, height: h),
+                            origin: CGPoint(x: origin.x + (size.width - w) / 2, y: origin.y + (size.height - h) / 2))
+    }
+}
+
+extension EnvironmentValues {
+    /// The area a `GeometryReader` evaluated in this environment fills (`GeometryArea`).
+    var readerArea: GeometryArea {
+        geometryArea ?? GeometryArea(
+            size: CGSize(width: displaySize.width, height: displaySize.height), origin: .zero).inset(by: widgetContentMargins)
+    }
 }
 
 /// A view whose content is a function of its size (`GeometryReader { geo in … }`). It takes all
@@ -81,11 +105,7 @@ public struct GeometryReader<Content: View>: View, PrimitiveView {
 
     /// The proxy of the evaluation running now (`EnvironmentValues.current`).
     static var proxy: GeometryProxy {
-        let env = EnvironmentValues.current
-        let area = env.geometryArea ?? GeometryArea(
-            size: CGSize(width: env.displaySize.width - env.widgetContentMargins.leading - env.widgetContentMargins.trailing,
-                         height: env.displaySize.height - env.widgetContentMargins.top - env.widgetContentMargins.bottom),
-            origin: CGPoint(x: env.widgetContentMargins.leading, y: env.widgetContentMargins.top))
+        let area = EnvironmentValues.current.readerArea
         return GeometryProxy(size: CGSize(width: max(0, area.size.width), height: max(0, area.size.height)),
                              safeAreaInsets: EdgeInsets(), origin: area.origin)
     }
