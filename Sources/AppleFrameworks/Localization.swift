@@ -21,3 +21,23 @@ extension String {
         self.init(localized: value, table: table, locale: locale, comment: comment)
     }
 }
+
+// The `bundle:` forms of SwiftUI's lookups by name, as iOS code writes them (`bundle: .main`):
+// the bundle's own catalogue is the only one a widget has here, so `bundle` is ignored.
+
+extension Color {
+    /// `Color("Brand", bundle: .main)`: as `Color("Brand")`.
+    public init(_ name: String, bundle: Bundle?) { self.init(name) }
+}
+
+extension Image {
+    /// `Image("Logo", bundle: .main)`: as `Image("Logo")`.
+    public init(_ name: String, bundle: Bundle?) { self.init(name) }
+}
+
+extension Text {
+    /// `Text("key", tableName: "Widgets", bundle: .main, comment: "…")`: as without `bundle`.
+    public init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle?, comment: StaticString? = nil) {
+        self.init(key, tableName: tableName, comment: comment)
+    }
+}

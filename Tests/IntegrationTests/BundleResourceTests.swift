@@ -124,6 +124,40 @@ import Glibc
         }
     }
 
+    // MARK: hostile trees
+
+    /// A tree's image is bytes from a plugin: a variant whose PNG header does not say the size
+    /// the tree declares is not decoded (Cairo would allocate what the header says) and the
+    /// placeholder is drawn; the same bytes declared truthfully are drawn. Too many variants or
+    /// too many bytes are refused with the answer.
+    @Test func aLyingImageIsNotDecoded() throws {
+        let dot = try #require(readBytes(TestPaths.repoRoot + "/Tests/SwiftFixtures/ResourcesWidget/Assets.xcassets/Dot.imageset/dot.png"))
+        let png = Data(dot).base64EncodedString()
+        func picture(width: Int, height: Int) throws -> PixelImage {
+            var image = ViewNode(kind: .image)
+            image.asset = ImageAsset(name: "Dot", variants: [ImageVariant(scale: 1, width: width, height: height, png: png)])
+            let p = try PictureRenderer().render(image, family: .systemSmall, format: .png,
+                                                 options: PictureOptions(scale: 1, now: PictureGoldenTests.frozenClock))
+            return try #require(PixelImage.decodePNG(p.bytes))
+        }
+        func orange(_ r: Int, _ g: Int, _ b: Int) -> Bool { abs(r - 230) < 12 && abs(g - 120) < 12 && abs(b - 20) < 12 }
+        #expect(Self.count(try picture(width: 24, height: 24), orange) > 100)
+        #expect(Self.count(try picture(width: 4096, height: 4096), orange) == 0)
+        #expect(Self.count(try picture(width: 12, height: 12), orange) == 0)
+
+        func problem(_ asset: ImageAsset) -> String? {
+            var image = ViewNode(kind: .image)
+            image.asset = asset
+            return WireValidation.problem(in: [WireEntry(date: PictureGoldenTests.frozenClock, view: image)])
+        }
+        let one = ImageVariant(scale: 1, width: 24, height: 24, png: png)
+        #expect(problem(ImageAsset(name: "Dot", variants: [one])) == nil)
+        #expect(problem(ImageAsset(name: "Dot", variants: Array(repeating: one, count: WireValidation.maxImageVariants + 1)))?
+            .contains("asset variants count") == true)
+        let huge = ImageVariant(scale: 1, width: 24, height: 24, png: String(repeating: "A", count: WireValidation.maxImageBase64Bytes + 4))
+        #expect(problem(ImageAsset(name: "Dot", variants: [huge]))?.contains("png bytes") == true)
+    }
+
     // MARK: pictures
 
     static let fontsConf = TestPaths.repoRoot + "/Tests/WidgetGraphicsTests/Fixtures/fonts.conf"

@@ -33,7 +33,7 @@ struct WaterView: View {
 
     var body: some View {
         VStack(spacing: 6) {
-            Image("Dot")
+            Image("Dot", bundle: .main)
             Text("greeting")
                 .font(.headline)
                 .foregroundStyle(Color("Brand"))
