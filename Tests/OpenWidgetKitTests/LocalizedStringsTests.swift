@@ -77,6 +77,9 @@ import Testing
         #expect(resource.key == "Ana walked 2.5 km in 3 days, 100%")
         #expect(resource.tableKey == "%@ walked %lf km in %lld days, 100%%")
         #expect(resource.arguments == [.string("Ana"), .double(2.5), .integer(3)])
+        let ratio = 0.625
+        let key: LocalizedStringKey = "\(ratio * 100, specifier: "%.0f")% done"
+        #expect(key.tableKey == "%.0f%% done" && key.arguments == [.double(62.5)])
         #expect(resource.localized == "Ana walked 2.5 km in 3 days, 100%")
     }
 }
