@@ -124,6 +124,29 @@ import Glibc
         }
     }
 
+    // MARK: the daemon
+
+    /// The real host: a sandboxed worker in the user's locale evaluates the widget dark (its
+    /// picture's `colorScheme`), the text output is German, and the sandboxed render process
+    /// draws the image from the tree's bytes (it never sees the bundle) and the dark Brand colour.
+    @Test func theDaemonShowsTheResourcesInTextAndPicture() throws {
+        let config = """
+        {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "state/control.sock"},
+         "widgets": [{"id": "water", "kind": "Water", "family": "systemSmall", "outputs": ["files", "png"],
+                      "picture": {"scale": 2, "colorScheme": "dark"}}]}
+        """
+        let d = try RunningDaemon(config: config, environment: ["LC_ALL": "de_DE.UTF-8", "FONTCONFIG_FILE": Self.fontsConf]) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin(Self.product), dir + "/Plugins/ResourcesWidget.so"])
+        }
+        #expect(eventually { d.text("water")?.contains("Hallo") == true }, "text: \(d.text("water") ?? "nil")\n\(d.stderr)")
+        let png = d.dir.path + "/out/water.png"
+        #expect(eventually { FileManagerFree.bytes(png).flatMap(PixelImage.decodePNG) != nil }, "\(d.stderr)")
+        let image = try #require(FileManagerFree.bytes(png).flatMap(PixelImage.decodePNG))
+        #expect(Self.count(image, Self.blue) > 300, "the 2x image is drawn")
+        let peach = Self.count(image) { r, g, b in r > 240 && abs(g - 200) < 15 && abs(b - 120) < 15 }
+        #expect(peach > 50, "Brand's dark variant colours the greeting")
+    }
+
     // MARK: hostile trees
 
     /// A tree's image is bytes from a plugin: a variant whose PNG header does not say the size

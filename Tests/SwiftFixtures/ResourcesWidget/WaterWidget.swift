@@ -38,7 +38,7 @@ struct WaterView: View {
                 .font(.headline)
                 .foregroundStyle(Color("Brand"))
             Text("\(entry.cups) cups", tableName: "Widgets")
-            Text(NSLocalizedString("footer", comment: "The last line"))
+            Text(NSLocalizedString("footer", bundle: .main, comment: "The last line"))
                 .font(.caption)
                 .foregroundStyle(Color("Ink"))
         }
