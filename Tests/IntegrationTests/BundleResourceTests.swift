@@ -254,3 +254,52 @@ import Glibc
         #expect(differing <= PictureGoldenTests.maxDiffering(expected), "\(golden): \(differing) pixels differ")
     }
 }
+
+/// `widget-resource-compiler`, the build plugin's tool, on the forms the fixture does not use:
+/// a namespaced folder, a gray colour, a JPEG it must leave out with a warning, a UTF-16
+/// `.strings` file with escapes and an unquoted pair, a `.stringsdict` plural.
+@Suite struct ResourceCompilerTests {
+    @Test func theLessCommonFormsCompile() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let root = dir.path
+        for folder in ["A.xcassets/Icons/Star.colorset", "A.xcassets/Photo.imageset", "fr.lproj"] { _ = run("/bin/mkdir", ["-p", root + "/" + folder]) }
+        FileManagerFree.write(root + "/A.xcassets/Contents.json", #"{"info":{"author":"xcode","version":1}}"#)
+        FileManagerFree.write(root + "/A.xcassets/Icons/Contents.json", #"{"properties":{"provides-namespace":true}}"#)
+        FileManagerFree.write(root + "/A.xcassets/Icons/Star.colorset/Contents.json",
+                              #"{"colors":[{"color":{"color-space":"gray-gamma-22","components":{"white":"0.500","alpha":"0.500"}},"idiom":"universal"}]}"#)
+        FileManagerFree.write(root + "/A.xcassets/Photo.imageset/Contents.json", #"{"images":[{"filename":"photo.jpg","idiom":"universal"}]}"#)
+        FileManagerFree.write(root + "/A.xcassets/Photo.imageset/photo.jpg", "not a png")
+        // UTF-16 little-endian with a byte-order mark, as older Xcode projects keep them.
+        let strings = "/* a comment */\n\"quote\" = \"Il a dit \\\"oui\\\"\\n\";\ntitle = Titre;\n"
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in strings.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        _ = utf16.withUnsafeBufferPointer { b in
+            let f = fopen(root + "/fr.lproj/Localizable.strings", "wb"); defer { fclose(f) }
+            return fwrite(b.baseAddress, 1, b.count, f)
+        }
+        FileManagerFree.write(root + "/fr.lproj/Localizable.stringsdict", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>%d files</key><dict>
+              <key>NSStringLocalizedFormatKey</key><string>%#@n@ here</string>
+              <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                <key>NSStringFormatValueTypeKey</key><string>d</string>
+                <key>one</key><string>%d fichier</string><key>other</key><string>%d fichiers</string></dict>
+            </dict></dict></plist>
+            """)
+        let output = root + "/out.swift"
+        let r = run(TestPaths.products + "/widget-resource-compiler",
+                    [output, root + "/A.xcassets", root + "/fr.lproj/Localizable.strings", root + "/fr.lproj/Localizable.stringsdict"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("photo.jpg: warning: only PNG images are supported"), "\(r.stderr)")
+        let source = try #require(FileManagerFree.read(output))
+        #expect(source.contains("from A.xcassets, fr.lproj/Localizable.strings, fr.lproj/Localizable.stringsdict"))
+        let start = try #require(source.range(of: "= #\"")), end = try #require(source.range(of: "\"#\n", range: start.upperBound..<source.endIndex))
+        let catalog = try JSONDecoder().decode(BundleResources.Catalog.self, from: Data(source[start.upperBound..<end.lowerBound].utf8))
+        #expect(catalog.colors?["Icons/Star"]?["any"] == [0.5, 0.5, 0.5, 0.5])
+        #expect(catalog.images?["Photo"] == nil)
+        #expect(catalog.strings?["Localizable"]?["fr"] == ["quote": "Il a dit \"oui\"\n", "title": "Titre"])
+        #expect(catalog.plurals?["Localizable"]?["fr"]?["%d files"] == ["one": "%d fichier here", "other": "%d fichiers here"])
+        #expect(catalog.developmentLanguage == "en")
+    }
+}
