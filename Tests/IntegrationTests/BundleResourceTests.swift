@@ -89,20 +89,6 @@ import Glibc
         #expect(try w.request(WireRequest(op: .describe)).manifest?.widgets.first?.displayName == displayName)
     }
 
-    /// The plural rule picks the form by the count: one cup, several cups.
-    @Test func thePluralFollowsTheCount() throws {
-        let resources = BundleResources(catalog: {
-            var c = BundleResources.Catalog()
-            c.plurals = ["Widgets": ["de": ["%lld cups": ["one": "%lld Tasse", "other": "%lld Tassen"]]]]
-            c.strings = [:]
-            return c
-        }())
-        func cups(_ n: Int64) -> String {
-            LocalizedStrings.string("%lld cups", table: "Widgets", arguments: [.integer(n)], languages: ["de"], in: resources)
-        }
-        #expect(cups(1) == "1 Tasse" && cups(0) == "0 Tassen" && cups(12) == "12 Tassen")
-    }
-
     /// What the bundle asks for and lacks is named by `preview` and by `validate`, one line each;
     /// both still succeed (the widget draws, as on iOS, without it).
     @Test func missingNamesAreReported() throws {
