@@ -89,20 +89,6 @@ import Glibc
         #expect(try w.request(WireRequest(op: .describe)).manifest?.widgets.first?.displayName == displayName)
     }
 
-    /// The plural rule picks the form by the count: one cup, several cups.
-    @Test func thePluralFollowsTheCount() throws {
-        let resources = BundleResources(catalog: {
-            var c = BundleResources.Catalog()
-            c.plurals = ["Widgets": ["de": ["%lld cups": ["one": "%lld Tasse", "other": "%lld Tassen"]]]]
-            c.strings = [:]
-            return c
-        }())
-        func cups(_ n: Int64) -> String {
-            LocalizedStrings.string("%lld cups", table: "Widgets", arguments: [.integer(n)], languages: ["de"], in: resources)
-        }
-        #expect(cups(1) == "1 Tasse" && cups(0) == "0 Tassen" && cups(12) == "12 Tassen")
-    }
-
     /// What the bundle asks for and lacks is named by `preview` and by `validate`, one line each;
     /// both still succeed (the widget draws, as on iOS, without it).
     @Test func missingNamesAreReported() throws {
@@ -122,6 +108,63 @@ import Glibc
         for line in expected {
             #expect(validate.stdout.components(separatedBy: line).count == 2, "validate should name it once: \(line)\n\(validate.stdout)")
         }
+    }
+
+    // MARK: the daemon
+
+    /// The real host: a sandboxed worker in the user's locale evaluates the widget dark (its
+    /// picture's `colorScheme`), the text output is German, and the sandboxed render process
+    /// draws the image from the tree's bytes (it never sees the bundle) and the dark Brand colour.
+    @Test func theDaemonShowsTheResourcesInTextAndPicture() throws {
+        let config = """
+        {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "state/control.sock"},
+         "widgets": [{"id": "water", "kind": "Water", "family": "systemSmall", "outputs": ["files", "png"],
+                      "picture": {"scale": 2, "colorScheme": "dark"}}]}
+        """
+        let d = try RunningDaemon(config: config, environment: ["LC_ALL": "de_DE.UTF-8", "FONTCONFIG_FILE": Self.fontsConf]) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin(Self.product), dir + "/Plugins/ResourcesWidget.so"])
+        }
+        #expect(eventually { d.text("water")?.contains("Hallo") == true }, "text: \(d.text("water") ?? "nil")\n\(d.stderr)")
+        let png = d.dir.path + "/out/water.png"
+        #expect(eventually { FileManagerFree.bytes(png).flatMap(PixelImage.decodePNG) != nil }, "\(d.stderr)")
+        let image = try #require(FileManagerFree.bytes(png).flatMap(PixelImage.decodePNG))
+        #expect(Self.count(image, Self.blue) > 300, "the 2x image is drawn")
+        let peach = Self.count(image) { r, g, b in r > 240 && abs(g - 200) < 15 && abs(b - 120) < 15 }
+        #expect(peach > 50, "Brand's dark variant colours the greeting")
+    }
+
+    // MARK: hostile trees
+
+    /// A tree's image is bytes from a plugin: a variant whose PNG header does not say the size
+    /// the tree declares is not decoded (Cairo would allocate what the header says) and the
+    /// placeholder is drawn; the same bytes declared truthfully are drawn. Too many variants or
+    /// too many bytes are refused with the answer.
+    @Test func aLyingImageIsNotDecoded() throws {
+        let dot = try #require(readBytes(TestPaths.repoRoot + "/Tests/SwiftFixtures/ResourcesWidget/Assets.xcassets/Dot.imageset/dot.png"))
+        let png = Data(dot).base64EncodedString()
+        func picture(width: Int, height: Int) throws -> PixelImage {
+            var image = ViewNode(kind: .image)
+            image.asset = ImageAsset(name: "Dot", variants: [ImageVariant(scale: 1, width: width, height: height, png: png)])
+            let p = try PictureRenderer().render(image, family: .systemSmall, format: .png,
+                                                 options: PictureOptions(scale: 1, now: PictureGoldenTests.frozenClock))
+            return try #require(PixelImage.decodePNG(p.bytes))
+        }
+        func orange(_ r: Int, _ g: Int, _ b: Int) -> Bool { abs(r - 230) < 12 && abs(g - 120) < 12 && abs(b - 20) < 12 }
+        #expect(Self.count(try picture(width: 24, height: 24), orange) > 100)
+        #expect(Self.count(try picture(width: 4096, height: 4096), orange) == 0)
+        #expect(Self.count(try picture(width: 12, height: 12), orange) == 0)
+
+        func problem(_ asset: ImageAsset) -> String? {
+            var image = ViewNode(kind: .image)
+            image.asset = asset
+            return WireValidation.problem(in: [WireEntry(date: PictureGoldenTests.frozenClock, view: image)])
+        }
+        let one = ImageVariant(scale: 1, width: 24, height: 24, png: png)
+        #expect(problem(ImageAsset(name: "Dot", variants: [one])) == nil)
+        #expect(problem(ImageAsset(name: "Dot", variants: Array(repeating: one, count: WireValidation.maxImageVariants + 1)))?
+            .contains("asset variants count") == true)
+        let huge = ImageVariant(scale: 1, width: 24, height: 24, png: String(repeating: "A", count: WireValidation.maxImageBase64Bytes + 4))
+        #expect(problem(ImageAsset(name: "Dot", variants: [huge]))?.contains("png bytes") == true)
     }
 
     // MARK: pictures
@@ -195,5 +238,54 @@ import Glibc
         let expected = try #require(readBytes(path).flatMap(PixelImage.decodePNG), "no golden \(path)")
         let differing = image.differingPixels(from: expected, threshold: PictureGoldenTests.threshold)
         #expect(differing <= PictureGoldenTests.maxDiffering(expected), "\(golden): \(differing) pixels differ")
+    }
+}
+
+/// `widget-resource-compiler`, the build plugin's tool, on the forms the fixture does not use:
+/// a namespaced folder, a gray colour, a JPEG it must leave out with a warning, a UTF-16
+/// `.strings` file with escapes and an unquoted pair, a `.stringsdict` plural.
+@Suite struct ResourceCompilerTests {
+    @Test func theLessCommonFormsCompile() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let root = dir.path
+        for folder in ["A.xcassets/Icons/Star.colorset", "A.xcassets/Photo.imageset", "fr.lproj"] { _ = run("/bin/mkdir", ["-p", root + "/" + folder]) }
+        FileManagerFree.write(root + "/A.xcassets/Contents.json", #"{"info":{"author":"xcode","version":1}}"#)
+        FileManagerFree.write(root + "/A.xcassets/Icons/Contents.json", #"{"properties":{"provides-namespace":true}}"#)
+        FileManagerFree.write(root + "/A.xcassets/Icons/Star.colorset/Contents.json",
+                              #"{"colors":[{"color":{"color-space":"gray-gamma-22","components":{"white":"0.500","alpha":"0.500"}},"idiom":"universal"}]}"#)
+        FileManagerFree.write(root + "/A.xcassets/Photo.imageset/Contents.json", #"{"images":[{"filename":"photo.jpg","idiom":"universal"}]}"#)
+        FileManagerFree.write(root + "/A.xcassets/Photo.imageset/photo.jpg", "not a png")
+        // UTF-16 little-endian with a byte-order mark, as older Xcode projects keep them.
+        let strings = "/* a comment */\n\"quote\" = \"Il a dit \\\"oui\\\"\\n\";\ntitle = Titre;\n"
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in strings.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        _ = utf16.withUnsafeBufferPointer { b in
+            let f = fopen(root + "/fr.lproj/Localizable.strings", "wb"); defer { fclose(f) }
+            return fwrite(b.baseAddress, 1, b.count, f)
+        }
+        FileManagerFree.write(root + "/fr.lproj/Localizable.stringsdict", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>%d files</key><dict>
+              <key>NSStringLocalizedFormatKey</key><string>%#@n@ here</string>
+              <key>n</key><dict><key>NSStringFormatSpecTypeKey</key><string>NSStringPluralRuleType</string>
+                <key>NSStringFormatValueTypeKey</key><string>d</string>
+                <key>one</key><string>%d fichier</string><key>other</key><string>%d fichiers</string></dict>
+            </dict></dict></plist>
+            """)
+        let output = root + "/out.swift"
+        let r = run(TestPaths.products + "/widget-resource-compiler",
+                    [output, root + "/A.xcassets", root + "/fr.lproj/Localizable.strings", root + "/fr.lproj/Localizable.stringsdict"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("photo.jpg: warning: only PNG images are supported"), "\(r.stderr)")
+        let source = try #require(FileManagerFree.read(output))
+        #expect(source.contains("from A.xcassets, fr.lproj/Localizable.strings, fr.lproj/Localizable.stringsdict"))
+        let start = try #require(source.range(of: "= #\"")), end = try #require(source.range(of: "\"#\n", range: start.upperBound..<source.endIndex))
+        let catalog = try JSONDecoder().decode(BundleResources.Catalog.self, from: Data(source[start.upperBound..<end.lowerBound].utf8))
+        #expect(catalog.colors?["Icons/Star"]?["any"] == [0.5, 0.5, 0.5, 0.5])
+        #expect(catalog.images?["Photo"] == nil)
+        #expect(catalog.strings?["Localizable"]?["fr"] == ["quote": "Il a dit \"oui\"\n", "title": "Titre"])
+        #expect(catalog.plurals?["Localizable"]?["fr"]?["%d files"] == ["one": "%d fichier here", "other": "%d fichiers here"])
+        #expect(catalog.developmentLanguage == "en")
     }
 }

@@ -33,12 +33,12 @@ struct WaterView: View {
 
     var body: some View {
         VStack(spacing: 6) {
-            Image("Dot")
+            Image("Dot", bundle: .main)
             Text("greeting")
                 .font(.headline)
                 .foregroundStyle(Color("Brand"))
             Text("\(entry.cups) cups", tableName: "Widgets")
-            Text(NSLocalizedString("footer", comment: "The last line"))
+            Text(NSLocalizedString("footer", bundle: .main, comment: "The last line"))
                 .font(.caption)
                 .foregroundStyle(Color("Ink"))
         }
