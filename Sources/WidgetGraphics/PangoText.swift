@@ -104,8 +104,11 @@ public final class PangoText: TextMeasurer {
     private var measured: [Key: TextMeasurement] = [:]
     static let cacheLimit = 4096
 
-    /// Forgets every kept measurement (the benchmark's cold runs).
-    public func clearCache() { measured.removeAll(keepingCapacity: true) }
+    /// Forgets every kept measurement, of texts and of symbols (the benchmark's cold runs).
+    public func clearCache() {
+        measured.removeAll(keepingCapacity: true)
+        symbolMeasured.removeAll(keepingCapacity: true)
+    }
 
     public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
         let key = Key(text: text, font: font, width: width, maxLines: maxLines)

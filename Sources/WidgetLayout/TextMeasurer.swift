@@ -20,7 +20,8 @@ public struct TextMeasurement: Hashable, Sendable {
 }
 
 /// The box an `Image(systemName:)` takes at a font, as SF Symbols size it: as wide as its glyph
-/// (not a square), and vertically centred on the cap height of the text beside it.
+/// (not a square), and vertically centred on the cap height of the text beside it. A value:
+/// safe from any thread.
 public struct SymbolMeasurement: Hashable, Sendable {
     /// Width and height of the symbol's box, in points.
     public var width: Double
