@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Drives widgethost-edit as a person would, for Tests/IntegrationTests/EditorTests.swift.
+"""Drives widgethost-edit (or the lean widgethost-desktop) as a person would, for
+Tests/IntegrationTests/EditorTests.swift and SurfaceAccessibilityTests.swift.
 
 Runs inside a private session bus (dbus-run-session), where GTK's AT-SPI bridge and this script
 meet on the bus at-spi-bus-launcher starts. It finds windows and controls by their accessible
@@ -11,7 +12,17 @@ usage: edit_driver.py SHOT_DIR STEP... -- PROGRAM ARG...
 Steps, run in order (each waits up to 20 s for what it needs, then fails naming what it saw):
   window:TITLE              a window (frame) of the program named TITLE is showing
   gone:TITLE                no window named TITLE is showing
+  anywindow:TITLE           a window named TITLE of any application is showing (one the program started)
+  anygone:TITLE             no application shows a window named TITLE
   click:NAME                a left click in the middle of the showing control named NAME
+  do:NAME:ACTION            performs the AT-SPI action named ACTION of the showing control NAME
+  drag:NAME:TARGET          the real pointer pressed in the middle of NAME, moved in steps to the
+                            middle of TARGET, released there
+  before:NAME:OTHER         NAME is before OTHER on the screen (left of it on its row, or above)
+  scope:any|program         where the other steps look: any application (windows the program
+                            started) or the program's own (the default)
+  file:PATH:TEXT            the file PATH contains TEXT
+  nofile:PATH:TEXT          the file PATH does not contain TEXT
   type:TEXT                 types TEXT on the keyboard
   key:KEY                   presses and releases one key (Return, Escape, Tab, a letter…), with
                             alt+KEY while Alt is held (a mnemonic)
@@ -35,8 +46,13 @@ import time
 # $DISPLAY only.
 os.environ.pop("WAYLAND_DISPLAY", None)
 os.environ.setdefault("DBUS_FATAL_WARNINGS", "0")  # a stale object path from a closed window must not abort the driver
+import warnings
+
 import gi
 
+# Atspi.Action.get_action_name is deprecated for get_name, which Python's binding hides behind
+# Accessible's get_name.
+warnings.filterwarnings("ignore", "Atspi.Action.get_action_name", DeprecationWarning)
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
 
@@ -117,13 +133,24 @@ class Session:
         env.pop("NO_AT_BRIDGE", None)
         self.process = subprocess.Popen(program, env=env)
         self.app = eventually("the program appeared on the accessibility bus", lambda: application(self.process.pid))
+        self.scope = "program"
 
     def nodes(self):
-        app = application(self.process.pid)
-        if app is None:
-            return []
-        Atspi.Accessible.clear_cache(app)
-        return list(walk(app))
+        if self.scope == "any":
+            desktop = Atspi.get_desktop(0)
+            apps = [desktop.get_child_at_index(i) for i in range(desktop.get_child_count())]
+        else:
+            apps = [application(self.process.pid)]
+        out = []
+        for app in apps:
+            if app is None:
+                continue
+            try:
+                Atspi.Accessible.clear_cache(app)
+            except Exception:
+                continue
+            out += list(walk(app))
+        return out
 
     def find(self, wanted, roles=None):
         for node in self.nodes():
@@ -141,6 +168,22 @@ class Session:
         time.sleep(0.1)
         Atspi.generate_mouse_event(x, y, "b1c")
 
+    def any_window(self, title):
+        desktop = Atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(i)
+            if app is None:
+                continue
+            Atspi.Accessible.clear_cache(app)
+            for node in walk(app):
+                if name(node) == title and showing(node) and role(node) in ("frame", "dialog"):
+                    return node
+        return None
+
+    def middle(self, node):
+        box = node.get_extents(Atspi.CoordType.SCREEN)
+        return box.x + box.width // 2, box.y + box.height // 2
+
     def wait_for(self, wanted, roles=None):
         return eventually(lambda: "no showing control named '%s' (showing: %s)" % (wanted, "; ".join(self.seen())),
                           lambda: self.find(wanted, roles))
@@ -151,6 +194,55 @@ class Session:
             self.wait_for(rest, ("frame", "dialog"))
         elif verb == "gone":
             eventually("window '%s' still showing" % rest, lambda: self.find(rest, ("frame", "dialog")) is None)
+        elif verb == "anywindow":
+            eventually("no application shows a window '%s'" % rest, lambda: self.any_window(rest))
+        elif verb == "anygone":
+            eventually("window '%s' still showing" % rest, lambda: self.any_window(rest) is None)
+        elif verb == "do":
+            wanted, _, action = rest.rpartition(":")
+            node = self.wait_for(wanted)
+            names = [Atspi.Action.get_action_name(node, i) for i in range(Atspi.Action.get_n_actions(node))]
+            if action not in names:
+                fail("'%s' has no action '%s' (actions: %s)" % (wanted, action, ", ".join(names)))
+            if not Atspi.Action.do_action(node, names.index(action)):
+                fail("'%s' refused action '%s'" % (wanted, action))
+        elif verb == "drag":
+            wanted, _, target = rest.partition(":")
+            x0, y0 = self.middle(self.wait_for(wanted))
+            x1, y1 = self.middle(self.wait_for(target))
+            Atspi.generate_mouse_event(x0, y0, "abs")
+            time.sleep(0.1)
+            Atspi.generate_mouse_event(x0, y0, "b1p")
+            for i in range(1, 11):
+                time.sleep(0.05)
+                Atspi.generate_mouse_event(x0 + (x1 - x0) * i // 10, y0 + (y1 - y0) * i // 10, "abs")
+            time.sleep(0.1)
+            Atspi.generate_mouse_event(x1, y1, "b1r")
+        elif verb == "before":
+            wanted, _, other = rest.partition(":")
+
+            def ordered():
+                a, b = self.find(wanted), self.find(other)
+                if a is None or b is None:
+                    return False
+                ea, eb = a.get_extents(Atspi.CoordType.SCREEN), b.get_extents(Atspi.CoordType.SCREEN)
+                return (ea.y == eb.y and ea.x < eb.x) or ea.y + ea.height <= eb.y
+            eventually("'%s' is not before '%s'" % (wanted, other), ordered)
+        elif verb == "scope":
+            self.scope = rest
+        elif verb in ("file", "nofile"):
+            path, _, text = rest.partition(":")
+
+            def contains():
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        return text in f.read()
+                except OSError:
+                    return False
+            if verb == "file":
+                eventually(lambda: "%s does not contain %s" % (path, text), contains)
+            else:
+                eventually(lambda: "%s still contains %s" % (path, text), lambda: not contains())
         elif verb == "click":
             self.click_at(self.wait_for(rest))
         elif verb == "type":
