@@ -62,6 +62,45 @@ import Glibc
         #expect(d.stderr.contains("interaction"), "\(d.stderr)")
     }
 
+    /// Issue 25 item 5 on Xvfb, everything from the surface: "Add Widget…" from Habit's menu
+    /// opens the gallery, Stats is found by search and added as a small widget with Stat Type
+    /// Calories; on the surface, in edit mode, it is dragged before Habit with the real pointer
+    /// (XTest); "Edit Widget" changes it to Steps; "Remove Widget" removes it. After each step
+    /// the surface's accessible tree (what it draws: names and places), the host's output and
+    /// `config.json` agree; screenshots at each step (`$WIDGETHOST_EDIT_SHOTS`, flow-*.png).
+    @Test func aPersonAddsDragsEditsAndRemovesStatsFromTheSurface() throws {
+        guard let screen = try EditorTests.Screen.start() else { return }
+        let socketDir = TempDir()
+        defer { socketDir.remove() }
+        let d = try Self.startHost(["HabitWidget", "StatsWidget"], socketDir: socketDir)
+        let file = d.dir.path + "/config.json"
+        let stats = "com.example.StatsWidget-systemSmall", out = d.dir.path + "/out/\(stats).txt"
+        try #require(screen.drive(["--config", file], [
+            "window:Desktop widgets", "showing:Habit", "shot:flow-0-habit",
+            // Add: the gallery from the surface's menu, then the new widget's form.
+            "do:Habit:Add Widget…", "scope:any", "window:Add Widget", "focused:Search Widgets", "type:Stats",
+            "showing:Daily Stats, Small", "key:Return", "focused:Daily Stats, Small", "key:Return",
+            "window:Edit Widget", "gone:Add Widget", "choose:Stat Type:Calories", "click:Apply", "gone:Edit Widget",
+            "file:\(file):\"statType\": \"calories\"",
+            "file:\(file):\"desktop\": { \"widgets\": [\"\(Self.habit)\", \"\(stats)\"] }",
+            "file:\(out):Calories 487", "scope:program", "showing:Calories", "before:Habit:Calories", "shot:flow-1-added",
+            // Drag: edit mode, Stats pressed and moved onto Habit's place.
+            "do:Habit:Edit Home Screen", "drag:Calories:Habit",
+            "file:\(file):\"desktop\": { \"widgets\": [\"\(stats)\", \"\(Self.habit)\"] }",
+            "before:Calories:Habit", "shot:flow-2-dragged",
+            // Edit: its form from its menu, Steps applied.
+            "do:Calories:Edit Widget", "scope:any", "window:Edit Widget", "text:\(stats)", "text:Default: Steps",
+            "choose:Stat Type:Steps", "click:Apply", "gone:Edit Widget",
+            "file:\(file):\"statType\": \"steps\"", "file:\(out):Steps", "scope:program", "showing:Steps", "hidden:Calories",
+            "before:Steps:Habit", "shot:flow-3-steps",
+            // Remove, from its menu.
+            "do:Steps:Remove Widget", "nofile:\(file):StatsWidget", "hidden:Steps", "showing:Habit", "shot:flow-4-removed",
+        ], program: TestPaths.products + "/widgethost-desktop"))
+        #expect(eventually { d.output(stats)?["removed"] == .bool(true) }, "stderr:\n\(d.stderr)")
+        #expect(d.output(Self.habit)?["removed"] == nil)
+        #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
+    }
+
     /// No accessibility bus on the session bus (and none started for the surface): one line
     /// says so, and the widgets show as ever.
     @Test func noAccessibilityBusIsOneLineAndTheSurfaceRuns() throws {
