@@ -18,7 +18,13 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   do:NAME:ACTION            performs the AT-SPI action named ACTION of the showing control NAME
   drag:NAME:TARGET          the real pointer pressed in the middle of NAME, moved in steps to the
                             middle of TARGET, released there
+  wldrag:NAME:TARGET        the same on Wayland, with the virtual pointer program named (with its
+                            WIDTH HEIGHT arguments) by $WIDGETHOST_DRIVER_POINTER
+  settext:NAME:TEXT         sets the text of the entry NAME through AT-SPI (no keyboard)
+  select:NAME:ITEM          selects ITEM of the combo box NAME through AT-SPI (no pointer)
   before:NAME:OTHER         NAME is before OTHER on the screen (left of it on its row, or above)
+  listen:TYPE               from now on, records the AT-SPI events of TYPE ("object:children-changed")
+  heard:TYPE:NAME           an event of TYPE (or a subtype: "…:add") came from the object named NAME
   scope:any|program         where the other steps look: any application (windows the program
                             started) or the program's own (the default)
   file:PATH:TEXT            the file PATH contains TEXT
@@ -35,6 +41,9 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   shot:FILE                 a screenshot of the whole screen, SHOT_DIR/FILE.png
   exit:STATUS               the program exits with STATUS
 Prints one line per step; exits 1 at the first step that fails.
+
+With $WIDGETHOST_DRIVER_WAYLAND set, the program runs on that Wayland display (the driver stays
+off Wayland: libatspi would synthesize input there) and screenshots are grim's.
 """
 import os
 import subprocess
@@ -54,7 +63,7 @@ import gi
 # Accessible's get_name.
 warnings.filterwarnings("ignore", "Atspi.Action.get_action_name", DeprecationWarning)
 gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 PATIENCE = 20.0
 
@@ -64,10 +73,21 @@ def fail(message):
     sys.exit(1)
 
 
+HEARD = []
+
+
+def pump():
+    """Delivers the AT-SPI events waiting (libatspi hands them over in GLib's main context)."""
+    context = GLib.MainContext.default()
+    while context.pending():
+        context.iteration(False)
+
+
 def eventually(what, probe):
     """probe() until it is true; `what` (text, or a function giving it: what is seen then) when never."""
     deadline = time.monotonic() + PATIENCE
     while True:
+        pump()
         result = probe()
         if result:
             return result
@@ -131,6 +151,8 @@ class Session:
         self.shots = shots
         env = dict(os.environ)
         env.pop("NO_AT_BRIDGE", None)
+        if os.environ.get("WIDGETHOST_DRIVER_WAYLAND"):
+            env["WAYLAND_DISPLAY"] = os.environ["WIDGETHOST_DRIVER_WAYLAND"]
         self.process = subprocess.Popen(program, env=env)
         self.app = eventually("the program appeared on the accessibility bus", lambda: application(self.process.pid))
         self.scope = "program"
@@ -218,6 +240,32 @@ class Session:
                 Atspi.generate_mouse_event(x0 + (x1 - x0) * i // 10, y0 + (y1 - y0) * i // 10, "abs")
             time.sleep(0.1)
             Atspi.generate_mouse_event(x1, y1, "b1r")
+        elif verb == "wldrag":
+            wanted, _, target = rest.partition(":")
+            x0, y0 = self.middle(self.wait_for(wanted))
+            x1, y1 = self.middle(self.wait_for(target))
+            pointer = subprocess.Popen(os.environ["WIDGETHOST_DRIVER_POINTER"].split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]), text=True)
+            if pointer.stdout.readline().strip() != "ready":
+                fail("no virtual pointer")
+            pointer.stdin.write("%d %d %d %d\n" % (x0, y0, x1, y1))
+            pointer.stdin.flush()
+            if pointer.stdout.readline().strip() != "dragged":
+                fail("the virtual pointer did not drag")
+            pointer.stdin.close()
+            pointer.wait(timeout=PATIENCE)
+        elif verb == "settext":
+            entry, _, text = rest.partition(":")
+            if not Atspi.EditableText.set_text_contents(self.wait_for(entry), text):
+                fail("'%s' refused the text '%s'" % (entry, text))
+        elif verb == "select":
+            combo, _, item = rest.partition(":")
+            box = self.wait_for(combo, ("combo box",))
+            items = [name(n) for n in walk(box) if role(n) == "menu item"]
+            if item not in items:
+                fail("'%s' has no item '%s' (items: %s)" % (combo, item, ", ".join(items)))
+            if not Atspi.Selection.select_child(box, items.index(item)):
+                fail("'%s' refused to select '%s'" % (combo, item))
         elif verb == "before":
             wanted, _, other = rest.partition(":")
 
@@ -228,6 +276,14 @@ class Session:
                 ea, eb = a.get_extents(Atspi.CoordType.SCREEN), b.get_extents(Atspi.CoordType.SCREEN)
                 return (ea.y == eb.y and ea.x < eb.x) or ea.y + ea.height <= eb.y
             eventually("'%s' is not before '%s'" % (wanted, other), ordered)
+        elif verb == "listen":
+            self.listener = Atspi.EventListener.new(lambda e: HEARD.append((e.type, name(e.source))))
+            self.listener.register(rest)
+            time.sleep(0.5)  # the registry tells the applications
+        elif verb == "heard":
+            kind, _, source = rest.rpartition(":")
+            eventually(lambda: "no %s from '%s' (heard: %s)" % (kind, source, HEARD),
+                       lambda: any(t.startswith(kind) and n == source for t, n in HEARD))
         elif verb == "scope":
             self.scope = rest
         elif verb in ("file", "nofile"):
@@ -275,7 +331,11 @@ class Session:
                 n.get_state_set().contains(Atspi.StateType.FOCUSED) for n in walk(self.find(rest))))
         elif verb == "shot":
             time.sleep(0.5)  # the last frame drawn
-            subprocess.run(["import", "-window", "root", os.path.join(self.shots, rest + ".png")], check=True)
+            path = os.path.join(self.shots, rest + ".png")
+            if os.environ.get("WIDGETHOST_DRIVER_WAYLAND"):
+                subprocess.run(["grim", path], check=True, env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]))
+            else:
+                subprocess.run(["import", "-window", "root", path], check=True)
         elif verb == "exit":
             try:
                 status = self.process.wait(timeout=PATIENCE)
