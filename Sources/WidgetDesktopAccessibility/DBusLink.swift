@@ -76,6 +76,15 @@ final class DBusLink {
         return dbus_connection_get_is_connected(connection) != 0
     }
 
+    /// Asks the bus for the signals `rule` matches (waits for the bus's answer).
+    func addMatch(_ rule: String) throws {
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        dbus_bus_add_match(connection, rule, &error)
+        if dbus_error_is_set(&error) != 0 { throw Self.failure(&error) }
+    }
+
     /// Hands over the complete messages libdbus already read (while `call` waited), without
     /// reading the socket.
     func drainQueued(_ body: (OpaquePointer) -> Void) {
@@ -124,6 +133,14 @@ final class DBusLink {
             ? Failure(name: error.name.map { String(cString: $0) } ?? "Failed", message: error.message.map { String(cString: $0) } ?? "failed")
             : Failure(name: "Failed", message: "failed")
     }
+}
+
+/// A signal's member and arguments when `message` is a signal of `interface`.
+func signal(in message: OpaquePointer, of interface: String) -> (member: String, arguments: [DBusArgument])? {
+    guard dbus_message_get_type(message) == 4 /* DBUS_MESSAGE_TYPE_SIGNAL */,
+          dbus_message_get_interface(message).map({ String(cString: $0) }) == interface,
+          let member = dbus_message_get_member(message) else { return nil }
+    return (String(cString: member), DBusArgument.arguments(of: message))
 }
 
 /// The fields of a method call the bridge answers. Value type; any thread.

@@ -83,8 +83,8 @@ public indirect enum DBusValue: Equatable, Sendable {
 }
 
 /// An argument of a call the bridge answers or a reply it reads: strings and integers (a
-/// variant's content read in its place, a structure's fields one after the other), anything
-/// else as `other`. Value type; any thread.
+/// variant's content read in its place, a structure's fields and an array's elements one after
+/// the other), anything else as `other`. Value type; any thread.
 public enum DBusArgument: Equatable, Sendable {
     case string(String)
     case int(Int64)
@@ -103,7 +103,8 @@ public enum DBusArgument: Equatable, Sendable {
     }
 
     private static func read(_ iter: inout DBusMessageIter, into out: inout [DBusArgument]) {
-        if dbus_message_iter_get_arg_type(&iter) == DBusValue.code("r") {
+        let type = dbus_message_iter_get_arg_type(&iter)
+        if type == DBusValue.code("r") || type == DBusValue.code("a") {
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iter, &sub)
             guard dbus_message_iter_get_arg_type(&sub) != 0 else { return }

@@ -11,7 +11,9 @@ import Glibc
 /// (`org.a11y.atspi.Socket.Embed`) and from then on answers AT-SPI's calls (`AtspiService`)
 /// about the scene's accessible elements (`DesktopScene.accessibleElements`, `AtspiTree`),
 /// sends `children-changed`, `property-change:accessible-name` and `state-changed` when they
-/// change, and performs a client's `DoAction` as pointer input to the scene after its reply is
+/// change — only while some client listens for events (the registry's `GetRegisteredEvents`,
+/// `EventListenerRegistered` / `Deregistered`: a session bus where nobody listens gets no
+/// message per widget update) — and performs a client's `DoAction` as pointer input to the scene after its reply is
 /// sent: a button's click, the widget's menu, a menu row. Served from the surface's loop as a
 /// `SurfaceLoopSource`; a bus that goes away is one log line, and the surface goes on.
 ///
@@ -22,6 +24,9 @@ public final class SurfaceAccessibility: SurfaceLoopSource {
     private let applicationName: String
     private let log: (String) -> Void
     private weak var scene: DesktopScene?
+    /// Event listeners the registry reports, per listener's bus name.
+    private var listeners: [String: Int] = [:]
+    static let registry = (name: "org.a11y.atspi.Registry", path: "/org/a11y/atspi/registry", interface: "org.a11y.atspi.Registry")
     /// Gives the scene pointer input (`DesktopSurfaceLoop.inject`).
     public var inject: (PointerEvent) -> Void = { _ in }
     /// Gives the scene a key (`DesktopSurfaceLoop.displayKey`).
@@ -42,6 +47,12 @@ public final class SurfaceAccessibility: SurfaceLoopSource {
             let bus = desktop.first?.stringValue ?? "org.a11y.atspi.Registry"
             let path = desktop.dropFirst().first?.stringValue ?? AtspiTree.rootPath
             let a = SurfaceAccessibility(link: link, applicationName: applicationName, version: version, desktop: (bus, path), log: log)
+            // Who listens for events now, and from now on.
+            try link.addMatch("type='signal',interface='\(registry.interface)',path='\(registry.path)'")
+            let registered = try link.call(registry.name, registry.path, registry.interface, "GetRegisteredEvents", timeout: 5000)
+            for pair in stride(from: 0, to: registered.count - 1, by: 2) {
+                if let bus = registered[pair].stringValue { a.listeners[bus, default: 0] += 1 }
+            }
             log("accessibility: the surface is on the AT-SPI bus as \(link.uniqueName)")
             return a
         } catch {
@@ -115,7 +126,7 @@ public final class SurfaceAccessibility: SurfaceLoopSource {
         var activations: [AtspiTree.Activation] = []
         link.drainQueued { activations += answer($0) }
         if tree != service.tree {
-            let events = tree.events(since: service.tree)
+            let events = listeners.isEmpty ? [] : tree.events(since: service.tree)
             service.tree = tree
             for e in events { send(e, on: link) }
         }
@@ -125,8 +136,14 @@ public final class SurfaceAccessibility: SurfaceLoopSource {
 
     // MARK: - Calls and signals
 
-    /// Answers one message; the activation a `DoAction` asked for.
+    /// Answers one message (a registry's signal: counts the listeners); the activation a
+    /// `DoAction` asked for.
     private func answer(_ message: OpaquePointer) -> [AtspiTree.Activation] {
+        if let (member, arguments) = signal(in: message, of: Self.registry.interface), let bus = arguments.first?.stringValue {
+            if member == "EventListenerRegistered" { listeners[bus, default: 0] += 1 }
+            if member == "EventListenerDeregistered" { listeners[bus] = (listeners[bus] ?? 1) > 1 ? listeners[bus]! - 1 : nil }
+            return []
+        }
         guard let link, let call = DBusCall(message) else { return [] }
         let a = service.answer(call)
         if let error = a.error {
