@@ -47,11 +47,16 @@ public final class SurfaceAccessibility: SurfaceLoopSource {
             let bus = desktop.first?.stringValue ?? "org.a11y.atspi.Registry"
             let path = desktop.dropFirst().first?.stringValue ?? AtspiTree.rootPath
             let a = SurfaceAccessibility(link: link, applicationName: applicationName, version: version, desktop: (bus, path), log: log)
-            // Who listens for events now, and from now on.
-            try link.addMatch("type='signal',interface='\(registry.interface)',path='\(registry.path)'")
-            let registered = try link.call(registry.name, registry.path, registry.interface, "GetRegisteredEvents", timeout: 5000)
-            for pair in stride(from: 0, to: registered.count - 1, by: 2) {
-                if let bus = registered[pair].stringValue { a.listeners[bus, default: 0] += 1 }
+            // Who listens for events now, and from now on; a registry that cannot say: anyone may.
+            do {
+                try link.addMatch("type='signal',interface='\(registry.interface)',path='\(registry.path)'")
+                let registered = try link.call(registry.name, registry.path, registry.interface, "GetRegisteredEvents", timeout: 5000)
+                for pair in stride(from: 0, to: registered.count - 1, by: 2) {
+                    if let bus = registered[pair].stringValue { a.listeners[bus, default: 0] += 1 }
+                }
+            } catch {
+                a.listeners["(unknown)"] = 1
+                log("accessibility: the registry does not say who listens (\(error)); every change is signalled")
             }
             log("accessibility: the surface is on the AT-SPI bus as \(link.uniqueName)")
             return a
