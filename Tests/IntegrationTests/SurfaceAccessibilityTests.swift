@@ -22,7 +22,7 @@ import Glibc
           "widgets": [
             { "kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"] }
           ],
-          "defaults": { "outputs": ["files"] },
+          "defaults": { "outputs": ["files"], "picture": { "scale": 1 } },
           "desktop": { "widgets": ["InteractiveHabit-systemSmall"] }
         }
 
@@ -67,8 +67,8 @@ import Glibc
     /// opens the gallery, Stats is found by search and added as a small widget with Stat Type
     /// Calories; on the surface, in edit mode, it is dragged before Habit with the real pointer
     /// (XTest); "Edit Widget" changes it to Steps; "Remove Widget" removes it. After each step
-    /// the surface's accessible tree (what it draws: names and places), the host's output and
-    /// `config.json` agree; screenshots at each step (`$WIDGETHOST_EDIT_SHOTS`, flow-*.png).
+    /// the surface's accessible tree (what it draws: names and places), the screen where each
+    /// widget is (the host's picture of it), the host's output and `config.json` agree; screenshots at each step (`$WIDGETHOST_EDIT_SHOTS`, flow-*.png).
     @Test func aPersonAddsDragsEditsAndRemovesStatsFromTheSurface() throws {
         guard let screen = try EditorTests.Screen.start() else { return }
         let socketDir = TempDir()
@@ -76,26 +76,28 @@ import Glibc
         let d = try Self.startHost(["HabitWidget", "StatsWidget"], socketDir: socketDir)
         let file = d.dir.path + "/config.json"
         let stats = "com.example.StatsWidget-systemSmall", out = d.dir.path + "/out/\(stats).txt"
+        // The host's pictures of the widgets (scale 1, as the screen shows them): what the screen must show.
+        let habitPicture = d.dir.path + "/out/\(Self.habit).png", statsPicture = d.dir.path + "/out/\(stats).png"
         try #require(screen.drive(["--config", file], [
-            "window:Desktop widgets", "showing:Habit", "shot:flow-0-habit",
+            "window:Desktop widgets", "showing:Habit", "shot:flow-0-habit", "matches:Habit:\(habitPicture)",
             // Add: the gallery from the surface's menu, then the new widget's form.
             "do:Habit:Add Widget…", "scope:any", "window:Add Widget", "focused:Search Widgets", "type:Stats",
             "showing:Daily Stats, Small", "key:Return", "focused:Daily Stats, Small", "key:Return",
             "window:Edit Widget", "gone:Add Widget", "choose:Stat Type:Calories", "click:Apply", "gone:Edit Widget",
             "file:\(file):\"statType\": \"calories\"",
             "file:\(file):\"desktop\": { \"widgets\": [\"\(Self.habit)\", \"\(stats)\"] }",
-            "file:\(out):Calories 487", "scope:program", "showing:Calories", "before:Habit:Calories", "shot:flow-1-added",
+            "file:\(out):Calories 487", "scope:program", "showing:Calories", "before:Habit:Calories", "shot:flow-1-added", "matches:Calories:\(statsPicture)", "matches:Habit:\(habitPicture)",
             // Drag: edit mode, Stats pressed and moved onto Habit's place.
             "do:Habit:Edit Home Screen", "drag:Calories:Habit",
             "file:\(file):\"desktop\": { \"widgets\": [\"\(stats)\", \"\(Self.habit)\"] }",
-            "before:Calories:Habit", "shot:flow-2-dragged",
+            "before:Calories:Habit", "shot:flow-2-dragged", "matches:Calories:\(statsPicture)",
             // Edit: its form from its menu, Steps applied.
             "do:Calories:Edit Widget", "scope:any", "window:Edit Widget", "text:\(stats)", "text:Default: Steps",
             "choose:Stat Type:Steps", "click:Apply", "gone:Edit Widget",
             "file:\(file):\"statType\": \"steps\"", "file:\(out):Steps", "scope:program", "showing:Steps", "hidden:Calories",
-            "before:Steps:Habit", "shot:flow-3-steps",
+            "before:Steps:Habit", "shot:flow-3-steps", "matches:Steps:\(statsPicture)",
             // Remove, from its menu.
-            "do:Steps:Remove Widget", "nofile:\(file):StatsWidget", "hidden:Steps", "showing:Habit", "shot:flow-4-removed",
+            "do:Steps:Remove Widget", "nofile:\(file):StatsWidget", "hidden:Steps", "showing:Habit", "shot:flow-4-removed", "matches:Habit:\(habitPicture)",
         ], program: TestPaths.products + "/widgethost-desktop"))
         #expect(eventually { d.output(stats)?["removed"] == .bool(true) }, "stderr:\n\(d.stderr)")
         #expect(d.output(Self.habit)?["removed"] == nil)
@@ -122,24 +124,26 @@ import Glibc
         let d = try Self.startHost(["HabitWidget", "StatsWidget"], socketDir: socketDir)
         let file = d.dir.path + "/config.json"
         let stats = "com.example.StatsWidget-systemSmall", out = d.dir.path + "/out/\(stats).txt"
+        // The host's pictures of the widgets (scale 1, as the screen shows them): what the screen must show.
+        let habitPicture = d.dir.path + "/out/\(Self.habit).png", statsPicture = d.dir.path + "/out/\(stats).png"
         let pointer = try compileFixture("virtual_pointer_click", libraries: ["-lwayland-client"])
         let runtime = TempDir()
         defer { runtime.remove() }
         chmod(runtime.path, 0o700)
         let shots = getenv("WIDGETHOST_EDIT_SHOTS").map { String(cString: $0) } ?? socketDir.path
         let steps = [
-            "window:Desktop widgets", "showing:Habit", "shot:sway-0-habit",
+            "window:Desktop widgets", "showing:Habit", "shot:sway-0-habit", "matches:Habit:\(habitPicture)",
             "do:Habit:Add Widget…", "scope:any", "window:Add Widget", "settext:Search Widgets:Stats", "showing:Daily Stats, Small",
             "showing:Daily Stats, Medium", "hidden:Habit Tracker, Small", "shot:sway-1-gallery", "do:Daily Stats, Small:click",
             "window:Edit Widget", "gone:Add Widget", "select:Stat Type:Calories", "do:Apply:click", "gone:Edit Widget",
             "file:\(file):\"statType\": \"calories\"", "file:\(out):Calories 487",
-            "scope:program", "showing:Calories", "before:Habit:Calories", "shot:sway-2-added",
+            "scope:program", "showing:Calories", "before:Habit:Calories", "shot:sway-2-added", "matches:Calories:\(statsPicture)", "matches:Habit:\(habitPicture)",
             "do:Habit:Edit Home Screen", "wldrag:Calories:Habit",
-            "file:\(file):\"desktop\": { \"widgets\": [\"\(stats)\", \"\(Self.habit)\"] }", "before:Calories:Habit", "shot:sway-3-dragged",
+            "file:\(file):\"desktop\": { \"widgets\": [\"\(stats)\", \"\(Self.habit)\"] }", "before:Calories:Habit", "shot:sway-3-dragged", "matches:Calories:\(statsPicture)",
             "do:Calories:Edit Widget", "scope:any", "window:Edit Widget", "text:Default: Steps", "select:Stat Type:Steps", "do:Apply:click",
             "gone:Edit Widget", "file:\(file):\"statType\": \"steps\"", "file:\(out):Steps",
-            "scope:program", "showing:Steps", "hidden:Calories", "before:Steps:Habit", "shot:sway-4-steps",
-            "do:Steps:Remove Widget", "nofile:\(file):StatsWidget", "hidden:Steps", "showing:Habit", "shot:sway-5-removed",
+            "scope:program", "showing:Steps", "hidden:Calories", "before:Steps:Habit", "shot:sway-4-steps", "matches:Steps:\(statsPicture)",
+            "do:Steps:Remove Widget", "nofile:\(file):StatsWidget", "hidden:Steps", "showing:Habit", "shot:sway-5-removed", "matches:Habit:\(habitPicture)",
         ]
         let environment = currentEnvironment().filter { e in !["DISPLAY=", "WAYLAND_DISPLAY=", "XDG_RUNTIME_DIR=", "DBUS_SESSION_BUS_ADDRESS=", "GDK_BACKEND="].contains { e.hasPrefix($0) } }
             + ["WIDGETHOST_DRIVER_WAYLAND=\(sway.socket)", "WIDGETHOST_DRIVER_POINTER=\(pointer) \(sway.width) \(sway.height)", "GDK_BACKEND=wayland",

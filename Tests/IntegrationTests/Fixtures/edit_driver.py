@@ -39,6 +39,8 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   text:WORDS                a showing label contains WORDS
   focused:NAME              the control named NAME (or a part of it) has the keyboard focus
   shot:FILE                 a screenshot of the whole screen, SHOT_DIR/FILE.png
+  matches:NAME:PNG          the screen where the control NAME is shows the picture PNG (ImageMagick's
+                            compare, 8 % fuzz; at most 3 % of the pixels differ: the rounded corners)
   exit:STATUS               the program exits with STATUS
 Prints one line per step; exits 1 at the first step that fails.
 
@@ -202,6 +204,28 @@ class Session:
                     return node
         return None
 
+    def screenshot(self, path):
+        if os.environ.get("WIDGETHOST_DRIVER_WAYLAND"):
+            subprocess.run(["grim", path], check=True, env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]))
+        else:
+            subprocess.run(["import", "-window", "root", path], check=True)
+
+    def shows(self, wanted, png):
+        node = self.find(wanted)
+        if node is None:
+            return False
+        box = node.get_extents(Atspi.CoordType.SCREEN)
+        shot, crop = os.path.join(self.shots, ".matches.png"), os.path.join(self.shots, ".matches-crop.png")
+        self.screenshot(shot)
+        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (box.width, box.height, box.x, box.y), "+repage", crop], check=True)
+        r = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", crop, png, "null:"], capture_output=True, text=True)
+        try:
+            differing = float(r.stderr.split()[0])
+        except (IndexError, ValueError):
+            return False
+        self.last_match = "%s at %s: %d of %d pixels differ from %s" % (wanted, (box.x, box.y, box.width, box.height), differing, box.width * box.height, png)
+        return differing <= box.width * box.height * 0.03
+
     def middle(self, node):
         box = node.get_extents(Atspi.CoordType.SCREEN)
         return box.x + box.width // 2, box.y + box.height // 2
@@ -284,6 +308,10 @@ class Session:
             kind, _, source = rest.rpartition(":")
             eventually(lambda: "no %s from '%s' (heard: %s)" % (kind, source, HEARD),
                        lambda: any(t.startswith(kind) and n == source for t, n in HEARD))
+        elif verb == "matches":
+            wanted, _, png = rest.partition(":")
+            self.last_match = "'%s' not found" % wanted
+            eventually(lambda: "the screen does not show %s where '%s' is (%s)" % (png, wanted, self.last_match), lambda: self.shows(wanted, png))
         elif verb == "scope":
             self.scope = rest
         elif verb in ("file", "nofile"):
@@ -331,11 +359,7 @@ class Session:
                 n.get_state_set().contains(Atspi.StateType.FOCUSED) for n in walk(self.find(rest))))
         elif verb == "shot":
             time.sleep(0.5)  # the last frame drawn
-            path = os.path.join(self.shots, rest + ".png")
-            if os.environ.get("WIDGETHOST_DRIVER_WAYLAND"):
-                subprocess.run(["grim", path], check=True, env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]))
-            else:
-                subprocess.run(["import", "-window", "root", path], check=True)
+            self.screenshot(os.path.join(self.shots, rest + ".png"))
         elif verb == "exit":
             try:
                 status = self.process.wait(timeout=PATIENCE)
