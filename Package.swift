@@ -153,6 +153,12 @@ let package = Package(
             pkgConfig: "x11",
             providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]
         ),
+        // libdbus-1, for the lean desktop surface's AT-SPI bridge only: the daemon never links it.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
         // Cairo and PangoCairo, for the render process only (DESIGN §11).
         .systemLibrary(
             name: "CCairo",
@@ -236,7 +242,9 @@ let package = Package(
         .target(name: "CSurfaceLoop"),
         // The lean desktop surface's loop, view stream client and actions, display-kind free.
         .target(name: "WidgetDesktopSurface", dependencies: ["CSurfaceLoop", "WidgetDesktopScene", "WidgetGraphics", "CCairo", "WidgetLayout", "WidgetRendering", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
-        .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "CWayland", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
+        // The lean surface's accessible tree on the AT-SPI bus (libdbus-1; docs/desktop.md "Accessibility").
+        .target(name: "WidgetDesktopAccessibility", dependencies: ["CDBus", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore"]),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "CWayland", "WidgetDesktopAccessibility", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
         // The GTK surface, `widgethost-desktop --gtk`, kept while the lean one is new.
         .executableTarget(name: "widgethost-desktop-gtk", dependencies: ["CGtk", "WidgetDesktopSurface", "WidgetHostCore", "OpenWidgetKit"]),
         /// The editor, started on demand: "Add Widget" gallery and "Edit Widget" forms in GTK 3, previews
@@ -261,6 +269,7 @@ let package = Package(
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
+        .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

@@ -11,6 +11,9 @@ public struct SceneAccessible: Equatable, Sendable {
     public enum Role: String, Equatable, Sendable { case widget, button, toggle, menu, menuItem }
 
     public var role: Role
+    /// A widget's id in the configuration (nil for the other elements): what names it for good,
+    /// while its `name` follows what it shows.
+    public var id: String?
     public var name: String
     public var frame: LogicalRect
     /// A toggle's state.
@@ -19,8 +22,8 @@ public struct SceneAccessible: Equatable, Sendable {
     public var focused: Bool
     public var children: [SceneAccessible]
 
-    public init(role: Role, name: String, frame: LogicalRect, isOn: Bool? = nil, focused: Bool = false, children: [SceneAccessible] = []) {
-        self.role = role; self.name = name; self.frame = frame; self.isOn = isOn; self.focused = focused; self.children = children
+    public init(role: Role, id: String? = nil, name: String, frame: LogicalRect, isOn: Bool? = nil, focused: Bool = false, children: [SceneAccessible] = []) {
+        self.role = role; self.id = id; self.name = name; self.frame = frame; self.isOn = isOn; self.focused = focused; self.children = children
     }
 
     /// A widget's name: its root's accessibility label, else the first text it shows, else its kind.
@@ -56,7 +59,7 @@ extension DesktopScene {
         var out: [SceneAccessible] = p.widgets.map { w in
             let tree = placedTree(of: w.id)
             let root = tree?.placed.node
-            return SceneAccessible(role: .widget, name: SceneAccessible.name(of: root, kind: widget(w.id)?.kind ?? w.id), frame: w.frame,
+            return SceneAccessible(role: .widget, id: w.id, name: SceneAccessible.name(of: root, kind: widget(w.id)?.kind ?? w.id), frame: w.frame,
                                    focused: interaction.focus == w.id,
                                    children: tree.map { SceneAccessible.controls(of: $0.placed.node, placed: $0.placed, origin: w.frame) } ?? [])
         }

@@ -246,10 +246,12 @@ public struct SceneInteraction: Equatable, Sendable {
         menu = nil
         changed()
         switch command {
-        case .editWidget: return .editWidget(id: id)
+        // The editor's window is next: the surface lets go of the keyboard (while it holds a
+        // focus the X11 surface grabs it, and the editor's menus could not open).
+        case .editWidget: focus = nil; return .editWidget(id: id)
         case .removeWidget: return .removeWidget(id: id)
         case .editHomeScreen: editing = true; focus = focus ?? id; return .nothing
-        case .addWidget: return .openGallery
+        case .addWidget: focus = nil; return .openGallery
         }
     }
 

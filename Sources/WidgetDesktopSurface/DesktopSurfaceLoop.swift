@@ -41,6 +41,8 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     public var onLayout: (DesktopViewMessage.Layout) -> Void = { _ in }
     /// Keyboard focus for the scene's menu and edit mode, when the backend can take it.
     public var setKeyboardWanted: (Bool, DisplayOutput.ID) -> Void = { _, _ in }
+    /// More descriptors to serve (the AT-SPI bridge), polled after the loop's own.
+    public var sources: [any SurfaceLoopSource] = []
 
     public init(backend: any DisplayBackend, stream: ViewStreamClient, scene: DesktopScene, actions: WidgetActions,
                 clock: @escaping () -> Date = { Date() }, log: @escaping (String) -> Void) {
@@ -60,12 +62,14 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         connectStream()
         while true {
             refresh()
+            for source in sources { source.sceneRefreshed(scene, outputs: backend.outputs) }
             do { try backend.flush() } catch { return displayLost(error) }
             var fds = [pollfd(fd: backend.pollDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: tickTimer, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: retryTimer, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: signals, events: Int16(POLLIN), revents: 0)]
+                + sources.map { pollfd(fd: $0.pollDescriptor, events: Int16(POLLIN), revents: 0) }
             // Xlib reads events into its queue while it waits for a reply (the X11 backend's
             // MIT-SHM sync): those wake no poll, so do not sleep while any wait there.
             let queued = (backend as? DisplayEventQueue)?.hasQueuedEvents ?? false
@@ -77,6 +81,7 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
             if fds[1].revents != 0 { readStream() }
             if fds[2].revents != 0 { drain(tickTimer); scene.tick(now: clock()) }
             if fds[3].revents != 0 { drain(retryTimer); connectStream() }
+            for (i, source) in sources.enumerated() where fds[5 + i].revents != 0 { source.dispatch() }
         }
     }
 
@@ -175,6 +180,10 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     }
 
     public func displayKey(_ backend: any DisplayBackend, event: KeyEvent) { perform(scene.handle(event), at: nil) }
+
+    /// Input from a `SurfaceLoopSource` (an assistive technology's action), handled as the
+    /// display's pointer events are.
+    public func inject(_ event: PointerEvent) { perform(scene.handle(event), at: pixelPoint(event)) }
 
     /// The event's point in the widget's picture pixels, for the click's log line.
     private func pixelPoint(_ event: PointerEvent) -> String? {

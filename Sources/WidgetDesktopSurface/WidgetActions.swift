@@ -62,10 +62,10 @@ public struct WidgetActions {
         }
     }
 
-    /// "Edit Widget": `widgethost-edit --edit ID`.
-    public func editWidget(_ id: String) { startEditor(["--edit", id]) }
-    /// "Add Widget…": `widgethost-edit --gallery`.
-    public func openGallery() { startEditor(["--gallery"]) }
+    /// "Edit Widget": `widgethost-edit --edit ID --config FILE`, on the surface's own config.
+    public func editWidget(_ id: String) { startEditor(["--edit", id, "--config", configPath]) }
+    /// "Add Widget…": `widgethost-edit --gallery --config FILE`.
+    public func openGallery() { startEditor(["--gallery", "--config", configPath]) }
 
     /// Starts the editor detached (its own session; not waited for: SIGCHLD is ignored, so it
     /// is reaped by the kernel). One line when it is not installed.

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import OpenWidgetKit
+import WidgetDesktopAccessibility
 import WidgetDesktopScene
 import WidgetDesktopSurface
 import WidgetHostCore
@@ -8,7 +10,8 @@ import Glibc
 
 /// Start-up of the lean surface (docs/architecture.md "The desktop program"): a display
 /// backend (`DisplayBackendChoice`: Wayland layer-shell or X11), the host's view stream, the
-/// scene and the loop; no GTK, no render process. Main thread.
+/// scene, the AT-SPI bridge when the session has an accessibility bus, and the loop; no GTK, no
+/// render process. Main thread.
 enum LeanDesktop {
     /// How the widgets are shown: on the desktop, or in StandBy (full screen, two stacks), by
     /// night in red. Value type.
@@ -38,6 +41,13 @@ enum LeanDesktop {
         loop.onLayout = { x11?.fallbackScale = $0.scale }
         loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
         loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
+        if let a11y = SurfaceAccessibility.connect(environment: loaded.environment, applicationName: "WidgetHost desktop",
+                                                   version: openWidgetKitVersion, log: log) {
+            a11y.inject = { [unowned loop] in loop.inject($0) }
+            a11y.injectKey = { [unowned loop, unowned backend] in loop.displayKey(backend, event: $0) }
+            a11y.screenOrigin = { id in x11?.origins[id].map { (Double($0.x), Double($0.y)) } }
+            loop.sources.append(a11y)
+        }
         return loop.run()
     }
 }

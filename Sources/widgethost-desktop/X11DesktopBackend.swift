@@ -43,7 +43,7 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
     private var hasRandR = false
     private var useShm: Bool
     /// Monitor origins in root pixels, by output id.
-    private var origins: [DisplayOutput.ID: (x: Int, y: Int)] = [:]
+    private(set) var origins: [DisplayOutput.ID: (x: Int, y: Int)] = [:]
     private var surfaces: [DisplayOutput.ID: Surface] = [:]
 
     /// One output's window and the buffer it is drawn from.

@@ -63,9 +63,10 @@ extension TestPaths {
             return Screen(x: x, wm: wm, runtime: runtime, shots: shots)
         }
 
-        /// Runs `widgethost-edit args` under the driver's `steps`; the driver's log when one fails.
+        /// Runs `program args` (`widgethost-edit`, unless told) under the driver's `steps`; the
+        /// driver's log when one fails.
         @discardableResult
-        func drive(_ args: [String], _ steps: [String], sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        func drive(_ args: [String], _ steps: [String], program: String = TestPaths.edit, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
             chmod(runtime.path, 0o700)
             // No WAYLAND_DISPLAY at all (set, even empty, it sends libatspi's and the registry's
             // synthesized input to Wayland): everything here is on the private X display. GIO's
@@ -82,7 +83,7 @@ extension TestPaths {
             _ = run("/usr/bin/xprop", ["-root", "-remove", "AT_SPI_BUS"], environment: ["DISPLAY": x.display])
             let driver: BarProcess
             do {
-                driver = try BarProcess("/usr/bin/dbus-run-session", ["--", "/usr/bin/python3", EditorTests.driver, shots] + steps + ["--", TestPaths.edit] + args,
+                driver = try BarProcess("/usr/bin/dbus-run-session", ["--", "/usr/bin/python3", EditorTests.driver, shots] + steps + ["--", program] + args,
                                         dir: runtime.path, name: "driver", stdin: .file("/dev/null"), environment: environment, ownGroup: true)
             } catch {
                 Issue.record("cannot start the driver: \(error)", sourceLocation: sourceLocation)

@@ -242,7 +242,7 @@ import Glibc
 
     /// The surface's own menu (button 3): "Edit Widget" starts the editor (`widgethost-edit`
     /// beside the surface; here a script standing in for it, by `WIDGETHOST_EDIT_EXECUTABLE`) with
-    /// `--edit ID`; "Remove Widget" takes the widget out of `config.json` through the config-edit
+    /// `--edit ID --config FILE` (the surface's config); "Remove Widget" takes the widget out of `config.json` through the config-edit
     /// library, as `widgethost remove`; "Edit Home Screen" and a drag move a widget in the grid
     /// order, as `widgethost move`.
     @Test func x11LeanMenuEditsAndRemovesAWidget() throws {
@@ -278,9 +278,9 @@ import Glibc
         }
         let config = s.session.home + "/.config/widgethost/config.json"
         choose(.editWidget, atX: origin.0 + 60, y: origin.1 + 60)
-        #expect(eventually(timeout: Self.patience) { FileManagerFree.read(edited) == "--edit \(T.habit)\n" },
+        #expect(eventually(timeout: Self.patience) { FileManagerFree.read(edited) == "--edit \(T.habit) --config \(config)\n" },
                 "edited: \(FileManagerFree.read(edited) ?? "nothing")\n\(desktop.stderr)")
-        #expect(desktop.stderr.contains("started \(editor) --edit \(T.habit)"), "\(desktop.stderr)")
+        #expect(desktop.stderr.contains("started \(editor) --edit \(T.habit) --config \(config)"), "\(desktop.stderr)")
         s.expectShows(frames, dimmed: [], within: Self.patience, shot: shot, log: desktop)
         choose(.removeWidget, atX: origin.0 + 360 + 40, y: origin.1 + 40)
         #expect(eventually(timeout: Self.patience) { desktop.stderr.contains("remove \(T.stats): done") }, "\(desktop.stderr)")

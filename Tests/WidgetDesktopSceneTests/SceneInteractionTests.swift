@@ -85,6 +85,22 @@ import WidgetHostCore
         #expect(s.interaction.editing)
     }
 
+    /// The keyboard goes to the editor's window: "Edit Widget" and "Add Widget…" drop the
+    /// focus (the X11 surface grabs the keyboard while it holds one); the other rows keep it.
+    @Test func theEditorsRowsLetGoOfTheKeyboard() {
+        let s = abm()
+        for (row, keeps) in [(0, false), (1, true), (3, false)] {
+            _ = key(s, .tab)
+            #expect(s.interaction.focus == "a" && s.wantsKeyboard)
+            _ = press(s, 10, 10, button: 3)
+            let y = 10 + ContextMenu.padding + Double(row) * ContextMenu.rowHeight + 14
+            _ = press(s, 60, y)
+            _ = release(s, 60, y)
+            #expect((s.interaction.focus != nil) == keeps && s.wantsKeyboard == keeps, "row \(row)")
+            if keeps { _ = key(s, .escape) }
+        }
+    }
+
     @Test func aLongPressOpensTheMenuByTheEventsTime() {
         let s = abm()
         _ = press(s, 50, 50, at: 1000)

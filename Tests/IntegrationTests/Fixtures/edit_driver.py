@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Drives widgethost-edit as a person would, for Tests/IntegrationTests/EditorTests.swift.
+"""Drives widgethost-edit (or the lean widgethost-desktop) as a person would, for
+Tests/IntegrationTests/EditorTests.swift and SurfaceAccessibilityTests.swift.
 
 Runs inside a private session bus (dbus-run-session), where GTK's AT-SPI bridge and this script
 meet on the bus at-spi-bus-launcher starts. It finds windows and controls by their accessible
@@ -11,7 +12,23 @@ usage: edit_driver.py SHOT_DIR STEP... -- PROGRAM ARG...
 Steps, run in order (each waits up to 20 s for what it needs, then fails naming what it saw):
   window:TITLE              a window (frame) of the program named TITLE is showing
   gone:TITLE                no window named TITLE is showing
+  anywindow:TITLE           a window named TITLE of any application is showing (one the program started)
+  anygone:TITLE             no application shows a window named TITLE
   click:NAME                a left click in the middle of the showing control named NAME
+  do:NAME:ACTION            performs the AT-SPI action named ACTION of the showing control NAME
+  drag:NAME:TARGET          the real pointer pressed in the middle of NAME, moved in steps to the
+                            middle of TARGET, released there
+  wldrag:NAME:TARGET        the same on Wayland, with the virtual pointer program named (with its
+                            WIDTH HEIGHT arguments) by $WIDGETHOST_DRIVER_POINTER
+  settext:NAME:TEXT         sets the text of the entry NAME through AT-SPI (no keyboard)
+  select:NAME:ITEM          selects ITEM of the combo box NAME through AT-SPI (no pointer)
+  before:NAME:OTHER         NAME is before OTHER on the screen (left of it on its row, or above)
+  listen:TYPE               from now on, records the AT-SPI events of TYPE ("object:children-changed")
+  heard:TYPE:NAME           an event of TYPE (or a subtype: "…:add") came from the object named NAME
+  scope:any|program         where the other steps look: any application (windows the program
+                            started) or the program's own (the default)
+  file:PATH:TEXT            the file PATH contains TEXT
+  nofile:PATH:TEXT          the file PATH does not contain TEXT
   type:TEXT                 types TEXT on the keyboard
   key:KEY                   presses and releases one key (Return, Escape, Tab, a letter…), with
                             alt+KEY while Alt is held (a mnemonic)
@@ -22,8 +39,13 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   text:WORDS                a showing label contains WORDS
   focused:NAME              the control named NAME (or a part of it) has the keyboard focus
   shot:FILE                 a screenshot of the whole screen, SHOT_DIR/FILE.png
+  matches:NAME:PNG          the screen where the control NAME is shows the picture PNG (ImageMagick's
+                            compare, 8 % fuzz; at most 3 % of the pixels differ: the rounded corners)
   exit:STATUS               the program exits with STATUS
 Prints one line per step; exits 1 at the first step that fails.
+
+With $WIDGETHOST_DRIVER_WAYLAND set, the program runs on that Wayland display (the driver stays
+off Wayland: libatspi would synthesize input there) and screenshots are grim's.
 """
 import os
 import subprocess
@@ -35,10 +57,15 @@ import time
 # $DISPLAY only.
 os.environ.pop("WAYLAND_DISPLAY", None)
 os.environ.setdefault("DBUS_FATAL_WARNINGS", "0")  # a stale object path from a closed window must not abort the driver
+import warnings
+
 import gi
 
+# Atspi.Action.get_action_name is deprecated for get_name, which Python's binding hides behind
+# Accessible's get_name.
+warnings.filterwarnings("ignore", "Atspi.Action.get_action_name", DeprecationWarning)
 gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 PATIENCE = 20.0
 
@@ -48,10 +75,21 @@ def fail(message):
     sys.exit(1)
 
 
+HEARD = []
+
+
+def pump():
+    """Delivers the AT-SPI events waiting (libatspi hands them over in GLib's main context)."""
+    context = GLib.MainContext.default()
+    while context.pending():
+        context.iteration(False)
+
+
 def eventually(what, probe):
     """probe() until it is true; `what` (text, or a function giving it: what is seen then) when never."""
     deadline = time.monotonic() + PATIENCE
     while True:
+        pump()
         result = probe()
         if result:
             return result
@@ -115,15 +153,28 @@ class Session:
         self.shots = shots
         env = dict(os.environ)
         env.pop("NO_AT_BRIDGE", None)
+        if os.environ.get("WIDGETHOST_DRIVER_WAYLAND"):
+            env["WAYLAND_DISPLAY"] = os.environ["WIDGETHOST_DRIVER_WAYLAND"]
         self.process = subprocess.Popen(program, env=env)
         self.app = eventually("the program appeared on the accessibility bus", lambda: application(self.process.pid))
+        self.scope = "program"
 
     def nodes(self):
-        app = application(self.process.pid)
-        if app is None:
-            return []
-        Atspi.Accessible.clear_cache(app)
-        return list(walk(app))
+        if self.scope == "any":
+            desktop = Atspi.get_desktop(0)
+            apps = [desktop.get_child_at_index(i) for i in range(desktop.get_child_count())]
+        else:
+            apps = [application(self.process.pid)]
+        out = []
+        for app in apps:
+            if app is None:
+                continue
+            try:
+                Atspi.Accessible.clear_cache(app)
+            except Exception:
+                continue
+            out += list(walk(app))
+        return out
 
     def find(self, wanted, roles=None):
         for node in self.nodes():
@@ -141,6 +192,44 @@ class Session:
         time.sleep(0.1)
         Atspi.generate_mouse_event(x, y, "b1c")
 
+    def any_window(self, title):
+        desktop = Atspi.get_desktop(0)
+        for i in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(i)
+            if app is None:
+                continue
+            Atspi.Accessible.clear_cache(app)
+            for node in walk(app):
+                if name(node) == title and showing(node) and role(node) in ("frame", "dialog"):
+                    return node
+        return None
+
+    def screenshot(self, path):
+        if os.environ.get("WIDGETHOST_DRIVER_WAYLAND"):
+            subprocess.run(["grim", path], check=True, env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]))
+        else:
+            subprocess.run(["import", "-window", "root", path], check=True)
+
+    def shows(self, wanted, png):
+        node = self.find(wanted)
+        if node is None:
+            return False
+        box = node.get_extents(Atspi.CoordType.SCREEN)
+        shot, crop = os.path.join(self.shots, ".matches.png"), os.path.join(self.shots, ".matches-crop.png")
+        self.screenshot(shot)
+        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (box.width, box.height, box.x, box.y), "+repage", crop], check=True)
+        r = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", crop, png, "null:"], capture_output=True, text=True)
+        try:
+            differing = float(r.stderr.split()[0])
+        except (IndexError, ValueError):
+            return False
+        self.last_match = "%s at %s: %d of %d pixels differ from %s" % (wanted, (box.x, box.y, box.width, box.height), differing, box.width * box.height, png)
+        return differing <= box.width * box.height * 0.03
+
+    def middle(self, node):
+        box = node.get_extents(Atspi.CoordType.SCREEN)
+        return box.x + box.width // 2, box.y + box.height // 2
+
     def wait_for(self, wanted, roles=None):
         return eventually(lambda: "no showing control named '%s' (showing: %s)" % (wanted, "; ".join(self.seen())),
                           lambda: self.find(wanted, roles))
@@ -151,6 +240,93 @@ class Session:
             self.wait_for(rest, ("frame", "dialog"))
         elif verb == "gone":
             eventually("window '%s' still showing" % rest, lambda: self.find(rest, ("frame", "dialog")) is None)
+        elif verb == "anywindow":
+            eventually("no application shows a window '%s'" % rest, lambda: self.any_window(rest))
+        elif verb == "anygone":
+            eventually("window '%s' still showing" % rest, lambda: self.any_window(rest) is None)
+        elif verb == "do":
+            wanted, _, action = rest.rpartition(":")
+            node = self.wait_for(wanted)
+            names = [Atspi.Action.get_action_name(node, i) for i in range(Atspi.Action.get_n_actions(node))]
+            if action not in names:
+                fail("'%s' has no action '%s' (actions: %s)" % (wanted, action, ", ".join(names)))
+            if not Atspi.Action.do_action(node, names.index(action)):
+                fail("'%s' refused action '%s'" % (wanted, action))
+        elif verb == "drag":
+            wanted, _, target = rest.partition(":")
+            x0, y0 = self.middle(self.wait_for(wanted))
+            x1, y1 = self.middle(self.wait_for(target))
+            Atspi.generate_mouse_event(x0, y0, "abs")
+            time.sleep(0.1)
+            Atspi.generate_mouse_event(x0, y0, "b1p")
+            for i in range(1, 11):
+                time.sleep(0.05)
+                Atspi.generate_mouse_event(x0 + (x1 - x0) * i // 10, y0 + (y1 - y0) * i // 10, "abs")
+            time.sleep(0.1)
+            Atspi.generate_mouse_event(x1, y1, "b1r")
+        elif verb == "wldrag":
+            wanted, _, target = rest.partition(":")
+            x0, y0 = self.middle(self.wait_for(wanted))
+            x1, y1 = self.middle(self.wait_for(target))
+            pointer = subprocess.Popen(os.environ["WIDGETHOST_DRIVER_POINTER"].split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]), text=True)
+            if pointer.stdout.readline().strip() != "ready":
+                fail("no virtual pointer")
+            pointer.stdin.write("%d %d %d %d\n" % (x0, y0, x1, y1))
+            pointer.stdin.flush()
+            if pointer.stdout.readline().strip() != "dragged":
+                fail("the virtual pointer did not drag")
+            pointer.stdin.close()
+            pointer.wait(timeout=PATIENCE)
+        elif verb == "settext":
+            entry, _, text = rest.partition(":")
+            if not Atspi.EditableText.set_text_contents(self.wait_for(entry), text):
+                fail("'%s' refused the text '%s'" % (entry, text))
+        elif verb == "select":
+            combo, _, item = rest.partition(":")
+            box = self.wait_for(combo, ("combo box",))
+            items = [name(n) for n in walk(box) if role(n) == "menu item"]
+            if item not in items:
+                fail("'%s' has no item '%s' (items: %s)" % (combo, item, ", ".join(items)))
+            if not Atspi.Selection.select_child(box, items.index(item)):
+                fail("'%s' refused to select '%s'" % (combo, item))
+        elif verb == "before":
+            wanted, _, other = rest.partition(":")
+
+            def ordered():
+                a, b = self.find(wanted), self.find(other)
+                if a is None or b is None:
+                    return False
+                ea, eb = a.get_extents(Atspi.CoordType.SCREEN), b.get_extents(Atspi.CoordType.SCREEN)
+                return (ea.y == eb.y and ea.x < eb.x) or ea.y + ea.height <= eb.y
+            eventually("'%s' is not before '%s'" % (wanted, other), ordered)
+        elif verb == "listen":
+            self.listener = Atspi.EventListener.new(lambda e: HEARD.append((e.type, name(e.source))))
+            self.listener.register(rest)
+            time.sleep(0.5)  # the registry tells the applications
+        elif verb == "heard":
+            kind, _, source = rest.rpartition(":")
+            eventually(lambda: "no %s from '%s' (heard: %s)" % (kind, source, HEARD),
+                       lambda: any(t.startswith(kind) and n == source for t, n in HEARD))
+        elif verb == "matches":
+            wanted, _, png = rest.partition(":")
+            self.last_match = "'%s' not found" % wanted
+            eventually(lambda: "the screen does not show %s where '%s' is (%s)" % (png, wanted, self.last_match), lambda: self.shows(wanted, png))
+        elif verb == "scope":
+            self.scope = rest
+        elif verb in ("file", "nofile"):
+            path, _, text = rest.partition(":")
+
+            def contains():
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        return text in f.read()
+                except OSError:
+                    return False
+            if verb == "file":
+                eventually(lambda: "%s does not contain %s" % (path, text), contains)
+            else:
+                eventually(lambda: "%s still contains %s" % (path, text), lambda: not contains())
         elif verb == "click":
             self.click_at(self.wait_for(rest))
         elif verb == "type":
@@ -183,7 +359,7 @@ class Session:
                 n.get_state_set().contains(Atspi.StateType.FOCUSED) for n in walk(self.find(rest))))
         elif verb == "shot":
             time.sleep(0.5)  # the last frame drawn
-            subprocess.run(["import", "-window", "root", os.path.join(self.shots, rest + ".png")], check=True)
+            self.screenshot(os.path.join(self.shots, rest + ".png"))
         elif verb == "exit":
             try:
                 status = self.process.wait(timeout=PATIENCE)

@@ -7,7 +7,9 @@
  * wl_pointer), prints "ready", then reads lines "X Y" from stdin: for each, moves the pointer to
  * (X, Y) of the WIDTH x HEIGHT layout, presses and releases button 1, moves the pointer to the
  * layout's bottom-right corner (screenshots show the cursor) and prints "clicked" once
- * the compositor has handled every request (a round trip). Exits 0 at the end of stdin; 1 when
+ * the compositor has handled every request (a round trip). A line "X0 Y0 X1 Y1" is a drag:
+ * button 1 pressed at (X0, Y0), the pointer moved to (X1, Y1) in ten steps 30 ms apart, released
+ * there (then off to the corner too); then "dragged". Exits 0 at the end of stdin; 1 when
  * the compositor offers no virtual pointer or no seat. Built by the tests with
  * `cc … -lwayland-client`.
  *
@@ -67,10 +69,27 @@ static uint32_t now_ms(void) {
     return (uint32_t)(ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+static struct wl_display *display;
+static struct wl_proxy *pointer;
+static uint32_t w, h;
+
+/* The pointer to (x, y) of the layout, one frame. */
+static void move_to(unsigned x, unsigned y) {
+    wl_proxy_marshal_flags(pointer, MOTION_ABSOLUTE, NULL, 1, 0, now_ms(), x, y, w, h);
+    wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+}
+
+/* Button 1 pressed (1) or released (0), one frame, then a round trip. */
+static void left_button(uint32_t state) {
+    wl_proxy_marshal_flags(pointer, BUTTON, NULL, 1, 0, now_ms(), 0x110 /* BTN_LEFT */, state);
+    wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+    wl_display_roundtrip(display);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: %s WIDTH HEIGHT\n", argv[0]); return 2; }
-    uint32_t w = (uint32_t)atoi(argv[1]), h = (uint32_t)atoi(argv[2]);
-    struct wl_display *display = wl_display_connect(NULL);
+    w = (uint32_t)atoi(argv[1]); h = (uint32_t)atoi(argv[2]);
+    display = wl_display_connect(NULL);
     if (!display) { fprintf(stderr, "virtual_pointer_click: cannot connect to the compositor\n"); return 1; }
     struct wl_registry *registry = wl_display_get_registry(display);
     wl_registry_add_listener(registry, &registry_listener, NULL);
@@ -79,26 +98,31 @@ int main(int argc, char **argv) {
         fprintf(stderr, "virtual_pointer_click: the compositor offers no %s\n", manager ? "seat" : manager_interface.name);
         return 1;
     }
-    struct wl_proxy *pointer = wl_proxy_marshal_flags(manager, 0, &virtual_pointer_interface, 1, 0, seat, NULL);
+    pointer = wl_proxy_marshal_flags(manager, 0, &virtual_pointer_interface, 1, 0, seat, NULL);
     wl_display_roundtrip(display);
     printf("ready\n");
     fflush(stdout);
-    const uint32_t left = 0x110;   /* BTN_LEFT */
-    unsigned x, y;
-    while (scanf("%u %u", &x, &y) == 2) {
-        wl_proxy_marshal_flags(pointer, MOTION_ABSOLUTE, NULL, 1, 0, now_ms(), x, y, w, h);
-        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+    unsigned x, y, x1, y1;
+    char line[128];
+    while (fgets(line, sizeof line, stdin)) {
+        int n = sscanf(line, "%u %u %u %u", &x, &y, &x1, &y1);
+        if (n != 2 && n != 4) break;
+        move_to(x, y);
         wl_display_roundtrip(display);
-        wl_proxy_marshal_flags(pointer, BUTTON, NULL, 1, 0, now_ms(), left, 1);
-        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
-        wl_display_roundtrip(display);
-        wl_proxy_marshal_flags(pointer, BUTTON, NULL, 1, 0, now_ms(), left, 0);
-        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+        left_button(1);
+        if (n == 4) {
+            for (int i = 1; i <= 10; i++) {
+                struct timespec pause = { 0, 30 * 1000000 };
+                nanosleep(&pause, NULL);
+                move_to((unsigned)((int)x + ((int)x1 - (int)x) * i / 10), (unsigned)((int)y + ((int)y1 - (int)y) * i / 10));
+                wl_display_roundtrip(display);
+            }
+        }
+        left_button(0);
         /* Off to the layout's bottom-right corner: grim's screenshots show the cursor. */
-        wl_proxy_marshal_flags(pointer, MOTION_ABSOLUTE, NULL, 1, 0, now_ms(), w - 1, h - 1, w, h);
-        wl_proxy_marshal_flags(pointer, FRAME, NULL, 1, 0);
+        move_to(w - 1, h - 1);
         wl_display_roundtrip(display);
-        printf("clicked\n");
+        printf(n == 4 ? "dragged\n" : "clicked\n");
         fflush(stdout);
     }
     wl_proxy_marshal_flags(pointer, DESTROY, NULL, 1, WL_MARSHAL_FLAG_DESTROY);
