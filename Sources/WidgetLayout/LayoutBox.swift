@@ -241,12 +241,15 @@ enum Sanitize {
 struct LayoutBoxBuilder {
     let now: Date
     var count = 0
+    /// Whether a node built sets a `LayoutDirection` (`other["layoutDirection"]`).
+    var namesDirection = false
 
     init(now: Date) { self.now = now }
 
     mutating func build(_ n: ViewNode, env parent: LayoutEnvironment, depth: Int) -> LayoutBox? {
         guard n.kind != .empty, depth < LayoutLimits.maxDepth, count < LayoutLimits.maxNodes else { return nil }
         count += 1
+        if !namesDirection, n.modifiers?.other?[LayoutDirection.modifierKey] != nil { namesDirection = true }
         var env = parent.applying(n.modifiers)
         let behaviour: Behaviour
         var text = ""

@@ -16,11 +16,6 @@ import Glibc
 /// IOSLookGoldenTests`, then look at every changed picture.
 private let fixedNow = Date(timeIntervalSince1970: 1_773_569_400)  // 2026-03-15 10:10:00 UTC
 
-private func goldenDir() -> String {
-    let file = #filePath
-    return String(file[..<file.lastIndex(of: "/")!]) + "/Fixtures/ios-look"
-}
-
 private struct LookCase: CustomTestStringConvertible, Sendable {
     let name: String
     let family: WidgetFamily
@@ -67,29 +62,5 @@ private func looksMatchTheirGoldens(_ c: LookCase) throws {
     _ = PinnedFonts.configured
     let options = PictureOptions(scale: 2, now: fixedNow, redact: c.redact)
     let png = try PictureRenderer().render(c.tree(), family: c.family, format: .png, options: options).bytes
-    let path = goldenDir() + "/" + c.name + ".png"
-    if getenv("WIDGETHOST_UPDATE_GOLDENS") != nil {
-        mkdir(goldenDir(), 0o755)
-        let f = try #require(fopen(path, "wb"))
-        fwrite(png, 1, png.count, f)
-        fclose(f)
-        return
-    }
-    let got = try #require(PixelImage.decodePNG(png))
-    let golden = try #require(goldenBytes(path).flatMap(PixelImage.decodePNG), "no golden \(path)")
-    let differing = got.differingPixels(from: golden, threshold: 40)
-    #expect(differing <= golden.width * golden.height / 500, "\(c.name): \(differing) pixels differ")
-}
-
-private func goldenBytes(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = fread(&buf, 1, buf.count, f)
-        if n <= 0 { break }
-        out.append(contentsOf: buf[0..<n])
-    }
-    return out
+    try GoldenFiles.check(png, folder: "ios-look", name: c.name)
 }

@@ -64,6 +64,7 @@ final class PluginRuntime: @unchecked Sendable {
         var context = TimelineProviderContext(family: family, displaySize: request.displaySize, isPreview: request.isPreview ?? false)
         context.contentMarginsDisabled = record.contentMarginsDisabled
         context.colorScheme = request.colorScheme ?? .light
+        context.renderingMode = request.renderingMode.flatMap(WidgetRenderingMode.init(wireName:))
         let configuration = request.configuration ?? [:]
         switch request.op {
         case .describe:
