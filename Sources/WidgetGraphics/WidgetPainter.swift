@@ -236,7 +236,7 @@ final class WidgetPainter {
         }
         let px = dx0.rounded(.down), py = dy0.rounded(.down)
         let w = Int(saturating: (dx1.rounded(.up) - px)), h = Int(saturating: (dy1.rounded(.up) - py))
-        guard w > 0, h > 0, w <= 8192, h <= 8192, let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else { body(); return }
+        guard w > 0, h > 0, w <= 4096, h <= 4096, let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else { body(); return }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let offscreen = cairo_create(surface) else { body(); return }
         var om = m
