@@ -67,3 +67,16 @@ import OpenWidgetKit
     let p = LayoutEngine(measurer: FixedAdvanceTextMeasurer(), now: fixedNow).layout(root, in: Rect(x: 0, y: 0, width: 100, height: 50))
     #expect(texts(p).map(\.frame.x) == [95, 0])
 }
+
+@Test func aRightToLeftInlineLineHasItsImageOnTheRight() {
+    // The one line of accessoryInline keeps the root's direction: the symbol (20 pt at body
+    // size) right of "Run" (3 × 8.5) in the 234 pt band, mirrored from 92.25 / 116.25.
+    var root = tree(HStack { Text("Run"); Image(systemName: "figure.run") })
+    var m = root.mods
+    m.other = [LayoutDirection.modifierKey: .string("rightToLeft")]
+    root.modifiers = m
+    let p = LayoutEngine(measurer: FixedAdvanceTextMeasurer(), now: fixedNow)
+        .layout(InlineAccessoryLine.reduce(root), in: Rect(x: 0, y: 0, width: 234, height: 20))
+    #expect(p.children.map(\.node.kind) == [.image, .text])
+    #expect(p.children.map(\.frame.x) == [121.75, 92.25])
+}
