@@ -78,3 +78,10 @@ private func shownMode(_ family: WidgetFamily, _ mode: String?) async throws -> 
     #expect(back.shape?.fill?.gradientKind == "elliptical")
     #expect(back.shape?.fill?.gradientPoints == [0.5, 0.5, 0, 0.5])
 }
+
+@Test func aViewPreviewIsEvaluatedInTheRequestsRenderingMode() throws {
+    let preview = WidgetPreview(name: "mode", view: { ModeView() })
+    #expect(try preview.entries(family: .systemSmall, displaySize: nil, colorScheme: .light, renderingMode: .accented).first?.view.text == "accented")
+    #expect(try preview.entries(family: .systemSmall, displaySize: nil, colorScheme: .light).first?.view.text == "fullColor")
+    #expect(try preview.entries(family: .accessoryCircular, displaySize: nil, colorScheme: .light).first?.view.text == "vibrant")
+}

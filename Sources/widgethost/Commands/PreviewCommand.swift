@@ -178,7 +178,8 @@ struct PreviewCommand: ParsableCommand {
             print("")
             print("▶ \"\(p.name)\"" + (p.kind.map { " — \($0) · \(fam.rawValue)" } ?? " — view · \(fam.rawValue)"))
             do {
-                let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true, colorScheme: colorScheme))
+                let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true, colorScheme: colorScheme,
+                                                              renderingMode: renderingMode))
                 guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
                 let entries = response.entries ?? []
                 if format != .json { for e in entries { symbols.check(e.view, source: "preview \"\(p.name)\"") } }
