@@ -68,6 +68,14 @@ private let cases: [Case] = [
     },
     Case(name: "habit-systemSmall", family: .systemSmall, tree: habit),
     Case(name: "habit-accented-orange-systemSmall", family: .systemSmall, tint: StyleSpec(name: "orange"), tree: habit),
+    // Wrapped paragraphs right to left: each line at the right edge of its text, Arabic and
+    // English alike (the alignment is the layout's, not Pango's paragraph direction).
+    Case(name: "rtl-wrapped-systemSmall", family: .systemSmall) {
+        widget(VStack(alignment: .leading) {
+            Text("مرحبا بالعالم مرحبا بالعالم كثيرا").frame(width: 110).background(Color.red.opacity(0.2))
+            Text("Hello world hello world again").frame(width: 110).background(Color.blue.opacity(0.2))
+        }.environment(\.layoutDirection, .rightToLeft), .systemSmall)
+    },
     Case(name: "rtl-systemMedium", family: .systemMedium) {
         widget(VStack(spacing: 0) {
             HStack(alignment: .top) {
