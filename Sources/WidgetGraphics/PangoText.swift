@@ -29,6 +29,10 @@ public final class PangoText: TextMeasurer {
         cairo_font_options_destroy(options)
         pango_cairo_context_set_resolution(context, 72)
         layout = pango_layout_new(context)
+        // Alignment is the layout's (leading is the right edge in a right-to-left layout,
+        // `LayoutDirectionMirror`), not the paragraph's: without this Pango swaps left and
+        // right for an Arabic or Hebrew paragraph.
+        pango_layout_set_auto_dir(layout, 0)
         plain = pango_attr_list_new()
     }
 

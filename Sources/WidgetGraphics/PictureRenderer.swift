@@ -28,11 +28,16 @@ public struct PictureOptions: Sendable {
     /// Redact `privacySensitive` subtrees even when the entry is not a placeholder (the
     /// `.privacy` reason: a locked screen), as `RenderOptions.redactPrivate` does for text.
     public var redactPrivate: Bool
+    /// The accented rendering mode (iOS 18's tinted Home Screen) in this tint (`AccentTint`):
+    /// a system family's `widgetAccentable()` content is drawn in the tint, the rest in a pale
+    /// tone of it, on a dark tinted backdrop instead of its container background. nil: full
+    /// colour. The accessory families keep the Lock Screen's monochrome.
+    public var tint: StyleSpec?
 
     public init(scale: Double = 2, appearance: Appearance = .light, now: Date, redact: Bool? = nil, accessoryBackdrop: Bool = false,
-                redactPrivate: Bool = false) {
+                redactPrivate: Bool = false, tint: StyleSpec? = nil) {
         self.scale = scale; self.appearance = appearance; self.now = now; self.redact = redact; self.accessoryBackdrop = accessoryBackdrop
-        self.redactPrivate = redactPrivate
+        self.redactPrivate = redactPrivate; self.tint = tint
     }
 }
 
@@ -111,11 +116,13 @@ public final class PictureRenderer {
         return LayoutEngine(measurer: text, now: now, locale: locale).layout(shown, in: bounds)
     }
 
-    /// The root's content margins, each made finite and clamped to 0…40 pt (bad input draws).
+    /// The root's content margins, each made finite and clamped to 0…40 pt (bad input draws);
+    /// the leading one on the right of a root laid out right to left.
     static func contentMargins(_ root: ViewNode) -> Insets {
         guard let m = root.modifiers?.contentMargins else { return .zero }
         func one(_ v: Double) -> Double { v.isFinite ? min(max(v, 0), 40) : 0 }
-        return Insets(top: one(m.top), leading: one(m.leading), bottom: one(m.bottom), trailing: one(m.trailing))
+        let rtl = root.modifiers?.other?[LayoutDirection.modifierKey] == .string(LayoutDirection.rightToLeft.rawValue)
+        return Insets(top: one(m.top), leading: one(rtl ? m.trailing : m.leading), bottom: one(m.bottom), trailing: one(rtl ? m.leading : m.trailing))
     }
 
     /// The `containerBackground` of the tree: the root's or, as the SDK may wrap the root, the
@@ -263,6 +270,9 @@ public final class PictureRenderer {
         let palette = Palette(appearance: family.isAccessory ? .dark : options.appearance, mode: mode)
         let painter = painterFor(palette)
         painter.family = family
+        if !family.isAccessory, let tint = options.tint {
+            painter.accented = AccentedColors(tint: Palette(appearance: .light, mode: .fullColor).color(tint, foreground: nil, tint: nil))
+        }
         defer { painter.finish() }
         let cr = painter.cr
         let s = family.nominalSize
@@ -283,10 +293,11 @@ public final class PictureRenderer {
         } else {
             painter.roundedRect(frame, radius: Self.cornerRadius)
             cairo_clip(cr)
-            let base = palette.widgetBackground
+            // Accented, the container background gives way to the tint's dark backdrop.
+            let base = painter.accented?.backdrop ?? palette.widgetBackground
             cairo_set_source_rgba(cr, base.r, base.g, base.b, 1)
             cairo_paint(cr)
-            if let bg = Self.firstContainerBackground(root) {
+            if painter.accented == nil, let bg = Self.firstContainerBackground(root) {
                 painter.setStyle(bg, PaintEnvironment(), in: frame)
                 cairo_paint(cr)
             }

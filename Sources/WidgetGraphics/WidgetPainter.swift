@@ -13,6 +13,10 @@ struct PaintEnvironment {
     var tint: StyleSpec?
     var opacity = 1.0
     var redacted = false
+    /// Inside `widgetAccentable()`: drawn in the tint in the accented rendering mode.
+    var accentable = false
+    /// Laid out right to left (`LayoutDirection`): bars fill from the right.
+    var rightToLeft = false
 
     /// The environment under a node carrying `m`. `redactionAllowed` is the picture's
     /// `redact` option (false: never redact); `redactPrivate` redacts `privacySensitive`
@@ -23,6 +27,10 @@ struct PaintEnvironment {
         if let f = m.foreground { e.foreground = f }
         if let t = m.tint { e.tint = t }
         if let o = m.opacity, o.isFinite { e.opacity *= min(max(o, 0), 1) }
+        if let other = m.other {
+            if case .bool(let a)? = other["widgetAccentable"] { e.accentable = a }
+            if case .string(let d)? = other[LayoutDirection.modifierKey] { e.rightToLeft = d == LayoutDirection.rightToLeft.rawValue }
+        }
         if redactionAllowed != false, let r = m.redacted { e.redacted = r || redactionAllowed == true }
         if redactionAllowed != false, redactPrivate, m.privacySensitive == true { e.redacted = true }
         return e
@@ -33,7 +41,8 @@ struct PaintEnvironment {
 /// shapes, controls, symbols. Holds no policy: what to draw comes from the tree, how from the
 /// palette. Threading: used on one thread (it shares the `PangoText`).
 final class WidgetPainter {
-    let cr: OpaquePointer
+    /// The context drawn on (a blurred subtree draws on an offscreen one meanwhile).
+    private(set) var cr: OpaquePointer
     let text: PangoText
     let palette: Palette
     let now: Date
@@ -46,6 +55,8 @@ final class WidgetPainter {
     var onFinish: ((Set<String>) -> Void)?
     /// The family drawn: the shape `AccessoryWidgetBackground` takes (nil: a rounded rectangle).
     var family: WidgetFamily?
+    /// The accented rendering mode (`AccentedColors`); nil: colours as they are.
+    var accented: AccentedColors?
     private var painted = 0
 
     init(cr: OpaquePointer, text: PangoText, palette: Palette, now: Date, redaction: Bool?) {
@@ -56,6 +67,7 @@ final class WidgetPainter {
     func finish() { onFinish?(unmapped); onFinish = nil }
 
     func set(_ c: RGBA, _ env: PaintEnvironment) {
+        let c = accented?.color(c, accentable: env.accentable) ?? c
         cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * env.opacity)
     }
 
@@ -69,7 +81,10 @@ final class WidgetPainter {
             set(color(s, env), env)
             return
         }
-        let colors = stops.map { palette.color($0, foreground: env.foreground, tint: env.tint).with(alpha: env.opacity) }
+        let colors = stops.map { stop in
+            let c = palette.color(stop, foreground: env.foreground, tint: env.tint).with(alpha: env.opacity)
+            return accented?.color(c, accentable: env.accentable) ?? c
+        }
         let given = s?.gradientPoints.flatMap { $0.count == 4 && $0.allSatisfy { $0.isFinite && abs($0) < 1e6 } ? $0 : nil }
         let pattern: OpaquePointer
         switch s?.gradientKind {
@@ -78,6 +93,16 @@ final class WidgetPainter {
             let p = given ?? [0.5, 0.5, 0, min(box.width, box.height) / 2]
             let cx = box.x + p[0] * box.width, cy = box.y + p[1] * box.height
             pattern = cairo_pattern_create_radial(cx, cy, max(0, p[2]), cx, cy, max(0, p[3]))
+        case "elliptical":
+            // SwiftUI's EllipticalGradient: radii as fractions of the box, so the ellipse
+            // stretches with it (0.5: the ellipse inscribed in the box, centred).
+            let p = given ?? [0.5, 0.5, 0, 0.5]
+            guard box.width > 0, box.height > 0 else { cairo_set_source_rgba(cr, colors[0].r, colors[0].g, colors[0].b, colors[0].a); return }
+            pattern = cairo_pattern_create_radial(p[0], p[1], max(0, p[2]), p[0], p[1], max(0, p[3]))
+            var m = cairo_matrix_t()
+            cairo_matrix_init_scale(&m, 1 / box.width, 1 / box.height)
+            cairo_matrix_translate(&m, -box.x, -box.y)
+            cairo_pattern_set_matrix(pattern, &m)
         case "angular":
             let p = given ?? [0.5, 0.5, 0, 360]
             pattern = angularPattern(colors, center: (box.x + p[0] * box.width, box.y + p[1] * box.height),
@@ -172,6 +197,71 @@ final class WidgetPainter {
             cairo_translate(cr, -p.frame.midX, -p.frame.midY)
         }
         clip(p, m)
+        if let radius = Self.blurRadius(m) {
+            paintBlurred(p.frame, radius: radius) { self.paintShadowed(p, env) }
+            return
+        }
+        paintShadowed(p, env)
+    }
+
+    /// `.blur(radius:)` from the tree: a finite radius in points, at most 100; nil when there
+    /// is no blur or a radius of 0.
+    static func blurRadius(_ m: Modifiers?) -> Double? {
+        guard case .number(let r)? = m?.other?["blur"], r.isFinite, r > 0 else { return nil }
+        return min(r, 100)
+    }
+
+    /// Draws `body` (a node) into an offscreen image of the device pixels it can reach — its
+    /// `frame` grown by 3 σ, within the clip — blurs those pixels (`BoxBlur`, σ = the radius in
+    /// device pixels, as SwiftUI's radius is the Gaussian's standard deviation) and lays them
+    /// down where they were. An SVG gets the blurred pixels as an image.
+    private func paintBlurred(_ frame: Rect, radius: Double, _ body: () -> Void) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let perPoint = abs(m.xx * m.yy - m.xy * m.yx).squareRoot()
+        let sigma = min(radius * perPoint, BoxBlur.maxSigma)
+        guard sigma >= 0.5, perPoint > 0 else { body(); return }
+        let grow = 3 * sigma / perPoint
+        var clip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+        cairo_clip_extents(cr, &clip.x0, &clip.y0, &clip.x1, &clip.y1)
+        let x0 = max(frame.x - grow, clip.x0), y0 = max(frame.y - grow, clip.y0)
+        let x1 = min(frame.maxX + grow, clip.x1), y1 = min(frame.maxY + grow, clip.y1)
+        guard x1 > x0, y1 > y0 else { return }
+        // The region's bounding box in device pixels.
+        var dx0 = Double.infinity, dy0 = Double.infinity, dx1 = -Double.infinity, dy1 = -Double.infinity
+        for (ux, uy) in [(x0, y0), (x1, y0), (x0, y1), (x1, y1)] {
+            var x = ux, y = uy
+            cairo_user_to_device(cr, &x, &y)
+            dx0 = min(dx0, x); dy0 = min(dy0, y); dx1 = max(dx1, x); dy1 = max(dy1, y)
+        }
+        let px = dx0.rounded(.down), py = dy0.rounded(.down)
+        let w = Int(saturating: (dx1.rounded(.up) - px)), h = Int(saturating: (dy1.rounded(.up) - py))
+        guard w > 0, h > 0, w <= 4096, h <= 4096, let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h)) else { body(); return }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let offscreen = cairo_create(surface) else { body(); return }
+        var om = m
+        om.x0 -= px; om.y0 -= py
+        cairo_set_matrix(offscreen, &om)
+        let target = cr
+        cr = offscreen
+        body()
+        cr = target
+        cairo_destroy(offscreen)
+        cairo_surface_flush(surface)
+        if let data = cairo_image_surface_get_data(surface) {
+            BoxBlur.blur(data, width: w, height: h, stride: Int(cairo_image_surface_get_stride(surface)), sigma: sigma)
+        }
+        cairo_surface_mark_dirty(surface)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, surface, px, py)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// A node's content, with its `.shadow` under it when it has one.
+    private func paintShadowed(_ p: PlacedNode, _ env: PaintEnvironment) {
+        let m = p.node.modifiers
         if let shadow = Self.shadow(m), !env.redacted {
             // SwiftUI's shadow follows the drawn pixels: draw the node into a group, lay the
             // group's alpha down offset and spread (a blur of nine taps), then the group.
@@ -451,9 +541,16 @@ final class WidgetPainter {
         cairo_fill(cr)
         if let f, f > 0 {
             set(tintColor(env), env)
-            capsule(Rect(x: r.x, y: r.y, width: max(r.height, r.width * f), height: r.height))
+            capsule(filled(r, f, env))
             cairo_fill(cr)
         }
+    }
+
+    /// The filled part of a linear bar `r` at fraction `f`: from the leading edge (the right
+    /// one right to left), at least a circle.
+    private func filled(_ r: Rect, _ f: Double, _ env: PaintEnvironment) -> Rect {
+        let w = max(r.height, r.width * f)
+        return Rect(x: env.rightToLeft ? r.maxX - w : r.x, y: r.y, width: w, height: r.height)
     }
 
     private func paintRing(_ r: Rect, fraction f: Double?, start: Double, sweep: Double, env: PaintEnvironment, marker: Bool = false) {
@@ -508,7 +605,8 @@ final class WidgetPainter {
             cairo_fill(cr)
             set(tintColor(env), env)
             cairo_new_sub_path(cr)
-            cairo_arc(cr, r.x + r.height / 2 + (r.width - r.height) * f, r.midY, r.height * 0.75, 0, 2 * .pi)
+            let along = (r.width - r.height) * f
+            cairo_arc(cr, env.rightToLeft ? r.maxX - r.height / 2 - along : r.x + r.height / 2 + along, r.midY, r.height * 0.75, 0, 2 * .pi)
             cairo_fill(cr)
         default:
             set(trackColor(env), env)
@@ -516,7 +614,7 @@ final class WidgetPainter {
             cairo_fill(cr)
             if f > 0 {
                 set(tintColor(env), env)
-                capsule(Rect(x: r.x, y: r.y, width: max(r.height, r.width * f), height: r.height))
+                capsule(filled(r, f, env))
                 cairo_fill(cr)
             }
         }

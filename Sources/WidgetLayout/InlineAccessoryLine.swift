@@ -9,7 +9,7 @@ import OpenWidgetKit
 public enum InlineAccessoryLine {
     /// `root` as the one line iOS draws: an `HStack` (spacing 4) of the image and the text,
     /// the text cut to one line, with the root's widget-wide modifiers (content margins,
-    /// container background, redaction, URL); the root itself when it holds neither a text
+    /// container background, redaction, URL, layout direction); the root itself when it holds neither a text
     /// nor an image.
     public static func reduce(_ root: ViewNode) -> ViewNode {
         guard var out = line(root, depth: 0) else { return root }
@@ -21,6 +21,8 @@ public enum InlineAccessoryLine {
         m.redacted = root.modifiers?.redacted
         m.privacySensitive = root.modifiers?.privacySensitive
         m.widgetURL = root.modifiers?.widgetURL
+        // A right-to-left widget's line runs right to left: the image on the right.
+        if let d = root.modifiers?.other?[LayoutDirection.modifierKey] { m.other = [LayoutDirection.modifierKey: d] }
         out.modifiers = m.isEmpty ? nil : m
         return out
     }

@@ -249,6 +249,8 @@ enum Sanitize {
 struct LayoutBoxBuilder {
     let now: Date
     var count = 0
+    /// Whether a node built sets a `LayoutDirection` (`other["layoutDirection"]`).
+    var namesDirection = false
 
     let locale: LocaleFormats
     init(now: Date, locale: LocaleFormats = .posix) { self.now = now; self.locale = locale }
@@ -259,6 +261,7 @@ struct LayoutBoxBuilder {
         // pictures leave it out; the text outputs still show it (TextRenderer).
         guard n.role != "widgetLabel" else { return nil }
         count += 1
+        if !namesDirection, n.modifiers?.other?[LayoutDirection.modifierKey] != nil { namesDirection = true }
         var env = parent.applying(n.modifiers)
         let behaviour: Behaviour
         var text = ""

@@ -5,7 +5,8 @@ import WidgetRendering
 /// Lays out a `ViewNode` tree in points with SwiftUI's rules: the parent proposes a size, the
 /// child chooses its own, and the parent places it. Stacks offer space to their least flexible
 /// children first, by descending `layoutPriority`; `Spacer`s and frames with `.infinity` take
-/// what is left.
+/// what is left. A subtree in the right-to-left `LayoutDirection` is the mirror image of its
+/// left-to-right layout (`LayoutDirectionMirror`).
 ///
 /// Pure: no I/O; text goes through the injected `TextMeasurer`. Bounded whatever the tree
 /// holds (see `LayoutLimits`). Threading: an engine is used by one thread at a time (the
@@ -36,7 +37,10 @@ public struct LayoutEngine {
         let p = ProposedSize(bounds.size)
         let s = Sanitize.drawable(pass.size(box, p), p)
         let origin = AlignmentSpec.center.origin(of: s, in: bounds)
-        return pass.place(box, at: origin, proposal: p)
+        let placed = pass.place(box, at: origin, proposal: p)
+        // Laid out left to right; right-to-left subtrees are then mirrored (a tree that names
+        // no direction is not visited again).
+        return builder.namesDirection ? LayoutDirectionMirror.resolve(placed) : placed
     }
 }
 
@@ -434,30 +438,45 @@ final class LayoutPass {
 
     // MARK: controls
 
-    /// A linear progress view or gauge: a title row (label leading, current value trailing),
-    /// then the bar between the minimum and maximum labels. Returns the size and the children's
-    /// frames relative to the control's origin, and the bar.
+    /// The space between a linear control's rows (label, bar, current value), as iOS draws
+    /// `ProgressView(value:label:currentValueLabel:)` and the linear gauge styles.
+    static let linearRowSpacing = 4.0
+    /// The space between a bar and the minimum / maximum label at its end.
+    static let linearEndSpacing = 4.0
+
+    /// A linear progress view or gauge as iOS lays it out: the label above the bar (leading),
+    /// the bar between the minimum and maximum labels (each at its end, centred on the bar),
+    /// the current value under the bar (leading); rows `linearRowSpacing` apart, absent rows
+    /// take no room. Returns the size and the children's frames relative to the control's
+    /// origin, and the bar.
     func linearControl(_ b: LayoutBox, _ p: ProposedSize, barHeight: Double) -> (size: Size, frames: [(LayoutBox, ProposedSize, Rect)], bar: Rect) {
         let label = b.child(role: "label"), current = b.child(role: "currentValueLabel")
         let lo = b.child(role: "minimumValueLabel"), hi = b.child(role: "maximumValueLabel")
         let rowProposal = ProposedSize(width: p.width, height: nil)
         let ls = label.map { size($0, rowProposal) } ?? .zero
-        let cs = current.map { size($0, ProposedSize(width: p.width.map { max(0, $0 - ls.width - 8) }, height: nil)) } ?? .zero
+        let cs = current.map { size($0, rowProposal) } ?? .zero
         let los = lo.map { size($0, .unspecified) } ?? .zero
         let his = hi.map { size($0, .unspecified) } ?? .zero
-        let ideal = max(ls.width + (current == nil ? 0 : 8 + cs.width), los.width + his.width + 60, 60)
-        let width = p.width ?? ideal
-        let titleHeight = max(ls.height, cs.height)
-        let rowTop = titleHeight > 0 ? titleHeight + 4 : 0
+        let ends = (lo == nil ? 0 : los.width + Self.linearEndSpacing) + (hi == nil ? 0 : his.width + Self.linearEndSpacing)
+        let width = p.width ?? max(ls.width, cs.width, ends + 60)
+        let gap = Self.linearRowSpacing
+        let barTop = label == nil ? 0 : ls.height + gap
         let barRow = max(barHeight, los.height, his.height)
-        let total = Size(width: width, height: rowTop + barRow)
+        let valueTop = barTop + barRow + gap
+        let total = Size(width: width, height: current == nil ? barTop + barRow : valueTop + cs.height)
         var frames: [(LayoutBox, ProposedSize, Rect)] = []
         if let label { frames.append((label, rowProposal, Rect(x: 0, y: 0, width: ls.width, height: ls.height))) }
-        if let current { frames.append((current, ProposedSize(width: p.width.map { max(0, $0 - ls.width - 8) }, height: nil), Rect(x: width - cs.width, y: 0, width: cs.width, height: cs.height))) }
+        if let current { frames.append((current, rowProposal, Rect(x: 0, y: valueTop, width: cs.width, height: cs.height))) }
         var barX = 0.0, barEnd = width
-        if let lo { frames.append((lo, .unspecified, Rect(x: 0, y: rowTop + (barRow - los.height) / 2, width: los.width, height: los.height))); barX = los.width + 4 }
-        if let hi { frames.append((hi, .unspecified, Rect(x: width - his.width, y: rowTop + (barRow - his.height) / 2, width: his.width, height: his.height))); barEnd = width - his.width - 4 }
-        let bar = Rect(x: barX, y: rowTop + (barRow - barHeight) / 2, width: max(0, barEnd - barX), height: barHeight)
+        if let lo {
+            frames.append((lo, .unspecified, Rect(x: 0, y: barTop + (barRow - los.height) / 2, width: los.width, height: los.height)))
+            barX = los.width + Self.linearEndSpacing
+        }
+        if let hi {
+            frames.append((hi, .unspecified, Rect(x: width - his.width, y: barTop + (barRow - his.height) / 2, width: his.width, height: his.height)))
+            barEnd = width - his.width - Self.linearEndSpacing
+        }
+        let bar = Rect(x: barX, y: barTop + (barRow - barHeight) / 2, width: max(0, barEnd - barX), height: barHeight)
         return (total, frames, bar)
     }
 

@@ -46,8 +46,10 @@ public struct PictureJob: Codable, Sendable {
     public var now: Date
     public var items: [Item]
     public var sheets: [Sheet]
+    /// The accented rendering mode's tint (`preview --tint`, `AccentTint`); nil: full colour.
+    public var tint: String?
 
-    public init(scale: Double, dark: Bool, now: Date, items: [Item], sheets: [Sheet]) {
-        self.scale = scale; self.dark = dark; self.now = now; self.items = items; self.sheets = sheets
+    public init(scale: Double, dark: Bool, now: Date, items: [Item], sheets: [Sheet], tint: String? = nil) {
+        self.scale = scale; self.dark = dark; self.now = now; self.items = items; self.sheets = sheets; self.tint = tint
     }
 }

@@ -2,6 +2,7 @@ import FoundationEssentials
 import OpenWidgetKit
 import WidgetGraphics
 import WidgetHostCore
+import WidgetRendering
 import CSandbox
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +47,8 @@ enum RenderServer {
         do { (request, view) = try PictureRenderFrame.decode(frame) } catch {
             return PictureRenderReply(ok: false, error: "malformed request: \(error)")
         }
-        let options = PictureOptions(scale: Double(request.scale), appearance: request.dark ? .dark : .light, now: request.now)
+        let options = PictureOptions(scale: Double(request.scale), appearance: request.dark ? .dark : .light, now: request.now,
+                                     tint: request.tint.flatMap(AccentTint.style))
         var written: [String] = []
         var width = 0, height = 0
         var unmapped: Set<String> = []

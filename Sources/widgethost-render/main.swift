@@ -32,7 +32,7 @@ let job: PictureJob
 do { job = try WireCodec.decode(PictureJob.self, from: bytes) } catch { fail("bad job file \(args[1]): \(error)") }
 
 let renderer = PictureRenderer(locale: .currentTime)
-let base = PictureOptions(scale: job.scale, appearance: job.dark ? .dark : .light, now: job.now)
+let base = PictureOptions(scale: job.scale, appearance: job.dark ? .dark : .light, now: job.now, tint: job.tint.flatMap(AccentTint.style))
 var written = 0, failures = 0
 var unmapped: Set<String> = []
 

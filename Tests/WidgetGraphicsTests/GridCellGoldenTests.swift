@@ -17,11 +17,6 @@ import Glibc
 /// --skip-build --filter GridCellGoldenTests`, then look at every changed picture.
 private let fixedNow = Date(timeIntervalSince1970: 1_795_371_000)  // Sunday 2026-11-22 18:10 UTC
 
-private func goldenDir() -> String {
-    let file = #filePath
-    return String(file[..<file.lastIndex(of: "/")!]) + "/Fixtures/grid-cells"
-}
-
 /// The week of 22 November 2026 (Sunday first), a title over it and a row of marks.
 private func calendar() -> some View {
     let day = 86_400.0
@@ -64,5 +59,5 @@ private func gridCellsAndDateFieldsMatchTheirGoldens(_ name: String, _ locale: L
     let options = PictureOptions(scale: 2, now: fixedNow)
     let tree = ViewEvaluator.evaluate(calendar(), environment: EnvironmentValues())
     let png = try PictureRenderer(locale: locale).render(tree, family: .systemMedium, format: .png, options: options).bytes
-    try expectMatchesGolden(png, dir: goldenDir(), name: name)
+    try GoldenFiles.check(png, folder: "grid-cells", name: name)
 }

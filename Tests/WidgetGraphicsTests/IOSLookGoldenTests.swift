@@ -16,11 +16,6 @@ import Glibc
 /// IOSLookGoldenTests`, then look at every changed picture.
 private let fixedNow = Date(timeIntervalSince1970: 1_773_569_400)  // 2026-03-15 10:10:00 UTC
 
-private func goldenDir() -> String {
-    let file = #filePath
-    return String(file[..<file.lastIndex(of: "/")!]) + "/Fixtures/ios-look"
-}
-
 private struct LookCase: CustomTestStringConvertible, Sendable {
     let name: String
     let family: WidgetFamily
@@ -67,5 +62,5 @@ private func looksMatchTheirGoldens(_ c: LookCase) throws {
     _ = PinnedFonts.configured
     let options = PictureOptions(scale: 2, now: fixedNow, redact: c.redact)
     let png = try PictureRenderer().render(c.tree(), family: c.family, format: .png, options: options).bytes
-    try expectMatchesGolden(png, dir: goldenDir(), name: c.name)
+    try GoldenFiles.check(png, folder: "ios-look", name: c.name)
 }

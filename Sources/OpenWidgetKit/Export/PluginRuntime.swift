@@ -54,7 +54,8 @@ final class PluginRuntime: @unchecked Sendable {
                 throw IntentError("no preview \"\(request.kind ?? "")\" in \(bundleId) (\(all.count) previews)")
             }
             return WireResponse(ok: true, entries: try all[i].entries(family: request.family, displaySize: request.displaySize,
-                                                                      colorScheme: request.colorScheme ?? .light))
+                                                                      colorScheme: request.colorScheme ?? .light,
+                                                                      renderingMode: request.renderingMode.flatMap(WidgetRenderingMode.init(wireName:))))
         }
         guard let kind = request.kind else { throw IntentError("\(request.op.rawValue) needs a kind") }
         guard let record = records.first(where: { $0.kind == kind }) else {
@@ -67,6 +68,7 @@ final class PluginRuntime: @unchecked Sendable {
         var context = TimelineProviderContext(family: family, displaySize: request.displaySize, isPreview: request.isPreview ?? false)
         context.contentMarginsDisabled = record.contentMarginsDisabled
         context.colorScheme = request.colorScheme ?? .light
+        context.renderingMode = request.renderingMode.flatMap(WidgetRenderingMode.init(wireName:))
         let configuration = request.configuration ?? [:]
         switch request.op {
         case .describe:

@@ -12,17 +12,18 @@ public final class WidgetPreview: @unchecked Sendable {
     /// The widget's kind and family for a widget preview; nil for a view preview.
     let widget: (any Widget)?
     let family: WidgetFamily?
-    let make: (WidgetFamily, DisplaySize?, ColorScheme) throws -> [WireEntry]
+    let make: (WidgetFamily, DisplaySize?, ColorScheme, WidgetRenderingMode?) throws -> [WireEntry]
 
     /// A preview of `widget` in `family` whose entries `make` renders.
     public init(name: String?, widget: any Widget, family: WidgetFamily,
                 entries: @escaping () throws -> [any TimelineEntry]) {
         self.name = name; self.widget = widget; self.family = family
-        make = { family, displaySize, colorScheme in
+        make = { family, displaySize, colorScheme, renderingMode in
             guard let record = widget._records.first else { throw IntentError("the preview's widget declares no configuration") }
             var context = TimelineProviderContext(family: family, displaySize: displaySize, isPreview: true)
             context.contentMarginsDisabled = record.contentMarginsDisabled
             context.colorScheme = colorScheme
+            context.renderingMode = renderingMode
             return record.runner.render(entries: try entries(), context)
         }
     }
@@ -30,9 +31,10 @@ public final class WidgetPreview: @unchecked Sendable {
     /// A preview of a plain view, rendered in the family asked for (default `systemMedium`).
     public init<V: View>(name: String?, view: @escaping () -> V) {
         self.name = name; widget = nil; family = nil
-        make = { family, displaySize, colorScheme in
+        make = { family, displaySize, colorScheme, renderingMode in
             var env = EnvironmentValues()
             env.colorScheme = colorScheme
+            env.widgetRenderingMode = renderingMode ?? (family.isAccessory ? .vibrant : .fullColor)
             env.widgetFamily = family
             env.displaySize = displaySize ?? family.nominalSize
             env.isPreview = true
@@ -46,8 +48,9 @@ public final class WidgetPreview: @unchecked Sendable {
         return PreviewDescriptor(id: id, name: name ?? kind ?? "Preview", kind: kind, family: family)
     }
 
-    func entries(family requested: WidgetFamily?, displaySize: DisplaySize?, colorScheme: ColorScheme) throws -> [WireEntry] {
-        try make(requested ?? family ?? .systemMedium, displaySize, colorScheme)
+    func entries(family requested: WidgetFamily?, displaySize: DisplaySize?, colorScheme: ColorScheme,
+                 renderingMode: WidgetRenderingMode? = nil) throws -> [WireEntry] {
+        try make(requested ?? family ?? .systemMedium, displaySize, colorScheme, renderingMode)
     }
 
     /// The previews of this plugin, in the order of their symbols; read once.

@@ -267,10 +267,11 @@ public struct StyleSpec: Codable, Hashable, Sendable {
     /// A linear gradient's start and end, in unit points: `[x0, y0, x1, y1]`. For a radial
     /// one the centre in unit points and the radii in points, `[cx, cy, startRadius,
     /// endRadius]`; for an angular one the centre and the angles in degrees, clockwise from
-    /// the trailing side, `[cx, cy, startAngle, endAngle]`.
+    /// the trailing side, `[cx, cy, startAngle, endAngle]`; for an elliptical one the centre and
+    /// the radii as fractions of the box's size, `[cx, cy, startFraction, endFraction]`.
     public var gradientPoints: [Double]?
-    /// `"radial"` or `"angular"`; nil for a linear gradient. (Added in SDK 0.4; older
-    /// renderers draw such a gradient as a linear one.)
+    /// `"radial"`, `"elliptical"` or `"angular"`; nil for a linear gradient. (Added in SDK 0.4;
+    /// older renderers draw such a gradient as a linear one.)
     public var gradientKind: String?
 
     public init(name: String? = nil, rgba: [Double]? = nil, opacity: Double? = nil) {

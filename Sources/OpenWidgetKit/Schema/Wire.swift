@@ -25,12 +25,18 @@ public struct WireRequest: Codable, Hashable, Sendable {
     public var colorScheme: ColorScheme?
     /// The action to perform (`perform`).
     public var action: IntentAction?
+    /// The rendering mode the views are evaluated in (`@Environment(\.widgetRenderingMode)`):
+    /// `"accented"` (iOS 18's tinted Home Screen: `preview --tint`, the daemon's
+    /// `picture.renderingMode`) or `"fullColor"`; nil = the family's own (`vibrant` for the
+    /// accessory families, else `fullColor`). (Added in SDK 0.4; an older plugin ignores it.)
+    public var renderingMode: String?
 
     public init(op: WireOperation, kind: String? = nil, family: WidgetFamily? = nil,
                 displaySize: DisplaySize? = nil, configuration: [String: JSONValue]? = nil,
-                isPreview: Bool? = nil, colorScheme: ColorScheme? = nil, action: IntentAction? = nil) {
+                isPreview: Bool? = nil, colorScheme: ColorScheme? = nil, action: IntentAction? = nil, renderingMode: String? = nil) {
         self.op = op; self.kind = kind; self.family = family; self.displaySize = displaySize
         self.configuration = configuration; self.isPreview = isPreview; self.colorScheme = colorScheme; self.action = action
+        self.renderingMode = renderingMode
     }
 }
 

@@ -266,6 +266,7 @@ public struct WireJSONWriter {
         member("isPreview", r.isPreview)
         member("kind", r.kind)
         key("op"); string(r.op.rawValue)
+        member("renderingMode", r.renderingMode)
         endObject()
     }
 

@@ -11,6 +11,9 @@ public struct TimelineProviderContext: Sendable {
     var contentMarginsDisabled = false
     /// The appearance the views are evaluated in (the request's `colorScheme`).
     var colorScheme: ColorScheme = .light
+    /// The rendering mode the views are evaluated in (the request's `renderingMode`, else the
+    /// family's: `vibrant` on the Lock Screen, `fullColor` on the Home Screen).
+    var renderingMode: WidgetRenderingMode?
 
     public init(family: WidgetFamily, displaySize: DisplaySize? = nil, isPreview: Bool = false) {
         self.family = family

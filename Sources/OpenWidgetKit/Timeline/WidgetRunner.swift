@@ -38,6 +38,7 @@ extension WidgetRunner {
         env.displaySize = context.displaySize
         env.isPreview = context.isPreview
         env.colorScheme = context.colorScheme
+        env.widgetRenderingMode = context.renderingMode ?? (context.family.isAccessory ? .vibrant : .fullColor)
         env.widgetContentMargins = EdgeInsets(context.family.defaultContentMargins)
         if placeholder { env.redactionReasons = .placeholder }
         let margins = context.contentMarginsDisabled ? EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0)
@@ -56,6 +57,10 @@ extension WidgetRunner {
         var m = node.mods
         m.contentMargins = context.contentMarginsDisabled ? EdgeInsetsSpec(top: 0, leading: 0, bottom: 0, trailing: 0)
                                                           : context.family.defaultContentMargins
+        // A right-to-left locale lays the whole widget out right to left (the host mirrors it).
+        if env.layoutDirection == .rightToLeft, m.other?[LayoutDirection.modifierKey] == nil {
+            m.other = (m.other ?? [:]).merging([LayoutDirection.modifierKey: .string(LayoutDirection.rightToLeft.rawValue)]) { a, _ in a }
+        }
         node.modifiers = m
         let relevance = entry.relevance.map { WireRelevance(score: Double($0.score), duration: $0.duration) }
         return WireEntry(date: entry.date, relevance: relevance, view: node)

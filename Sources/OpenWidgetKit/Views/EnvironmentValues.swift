@@ -25,6 +25,14 @@ public struct WidgetRenderingMode: Hashable, Sendable, CustomStringConvertible {
     public static let vibrant = WidgetRenderingMode(description: "vibrant")
 }
 
+extension WidgetRenderingMode {
+    /// The mode a request names (`WireRequest.renderingMode`); nil for an unknown name.
+    public init?(wireName: String) {
+        guard let m = [WidgetRenderingMode.fullColor, .accented, .vibrant].first(where: { $0.description == wireName }) else { return nil }
+        self = m
+    }
+}
+
 /// A key for a custom environment value, as in SwiftUI: declare a type with a `defaultValue`
 /// and a computed property on `EnvironmentValues` using `self[MyKey.self]`.
 public protocol EnvironmentKey {
@@ -48,6 +56,9 @@ public struct EnvironmentValues: @unchecked Sendable {
     public var colorScheme: ColorScheme = .light
     public var widgetRenderingMode: WidgetRenderingMode = .fullColor
     public var isLuminanceReduced: Bool = false
+    /// Right to left in a right-to-left locale (`LayoutDirection.process`), else left to right;
+    /// `.environment(\.layoutDirection, …)` changes it for a subtree, which the layout mirrors.
+    public var layoutDirection: LayoutDirection = .process
     /// Always `.large` unless a view sets it (`.dynamicTypeSize(_:)`): widgets are drawn at Large.
     public var dynamicTypeSize: DynamicTypeSize = .large
     /// Whether the system shows the widget's `widgetLabel` (`\.showsWidgetLabel`): true for

@@ -1,4 +1,5 @@
 import OpenWidgetKit
+import WidgetRendering
 
 /// How a widget's `png` / `svg` outputs are drawn and announced: `defaults.picture` in
 /// `config.json`, overridden key by key by a widget's own `picture` (docs/config.md). Value type.
@@ -15,6 +16,12 @@ public struct PictureSettings: Equatable, Sendable {
     public var scale: Int = 2
     /// Drawn in, and evaluated in: a widget drawn dark sees `colorScheme == .dark`, in every output.
     public var colorScheme: ColorScheme = .light
+    /// `fullColor`, or `accented`: iOS 18's tinted Home Screen — views are evaluated with
+    /// `widgetRenderingMode == .accented`, and drawn with their `widgetAccentable()` parts in
+    /// `tint`, the rest in a pale tone of it, on a dark backdrop instead of their background.
+    public var renderingMode: RenderingMode = .fullColor
+    /// The accented mode's tint (`AccentTint`: a colour name or `#RRGGBB`).
+    public var tint: String = AccentTint.fallback
     /// When the picture file changed, `SIGRTMIN+signal` goes to every process of this user named
     /// `signalProcess` (`pkill -RTMIN+N waybar`): waybar's `image` module with `"signal": N`
     /// reloads its picture then. nil: no signal.
@@ -35,10 +42,20 @@ public struct PictureSettings: Equatable, Sendable {
 
     public init() {}
 
+    /// How a system-family widget is drawn (the accessory families are always drawn as the
+    /// Lock Screen shows them).
+    public enum RenderingMode: String, Equatable, Sendable, CaseIterable { case fullColor, accented }
+
+    /// The tint a picture is drawn with: nil in full colour.
+    public var pictureTint: String? { renderingMode == .accented ? tint : nil }
+
+    /// What the worker is asked to evaluate in (`WireRequest.renderingMode`; nil: the family's own).
+    public var requestedRenderingMode: String? { renderingMode == .accented ? "accented" : nil }
+
     /// The widget's time budget as `PictureFairShare` counts it.
     public var budget: PictureFairShare.Budget { PictureFairShare.Budget(seconds: budgetSeconds) }
 
-    static let keys: Set<String> = ["scale", "colorScheme", "signal", "signalProcess", "timeoutSeconds", "budgetSeconds",
+    static let keys: Set<String> = ["scale", "colorScheme", "renderingMode", "tint", "signal", "signalProcess", "timeoutSeconds", "budgetSeconds",
                                     "maxFileKB", "comment"]
     /// Signals `SIGRTMIN+1` … `SIGRTMIN+30` (glibc: `SIGRTMAX - SIGRTMIN` is 30).
     public static let signalRange = 1...30
@@ -62,6 +79,20 @@ public struct PictureSettings: Equatable, Sendable {
                 throw ConfigError(path: "\(path).colorScheme", reason: "unknown colour scheme \"\(name)\" (one of: light, dark)")
             }
             s.colorScheme = c
+        }
+        set("renderingMode") { v throws(ConfigError) in
+            let name = try ConfigParser.string(v, at: "\(path).renderingMode")
+            guard let m = RenderingMode(rawValue: name) else {
+                throw ConfigError(path: "\(path).renderingMode", reason: "unknown rendering mode \"\(name)\" (one of: fullColor, accented)")
+            }
+            s.renderingMode = m
+        }
+        set("tint") { v throws(ConfigError) in
+            let text = try ConfigParser.string(v, at: "\(path).tint")
+            guard AccentTint.style(text) != nil else {
+                throw ConfigError(path: "\(path).tint", reason: "unknown colour \"\(text)\" (\(AccentTint.expected))")
+            }
+            s.tint = text
         }
         set("signal") { v throws(ConfigError) in
             if v == .null { s.signal = nil; return }

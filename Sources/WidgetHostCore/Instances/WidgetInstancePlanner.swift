@@ -14,11 +14,15 @@ public struct InstanceSpec: Equatable, Sendable {
     /// The appearance its views are evaluated in (its `picture.colorScheme`). An instance has one
     /// timeline, so its text outputs see the same `colorScheme` its pictures are drawn in.
     public var colorScheme: ColorScheme
+    /// The rendering mode its views are evaluated in (`PictureSettings.requestedRenderingMode`
+    /// of its `picture`; nil: the family's own), for the same reason.
+    public var renderingMode: String?
     public init(id: String, bundleName: String, kind: String, family: WidgetFamily,
                 parameters: [String: JSONValue] = [:], outputs: [HostConfig.Output] = HostConfig.Output.standard, appGroups: [String] = [],
-                colorScheme: ColorScheme = .light) {
+                colorScheme: ColorScheme = .light, renderingMode: String? = nil) {
         self.id = id; self.bundleName = bundleName; self.kind = kind; self.family = family
         self.parameters = parameters; self.outputs = outputs; self.appGroups = appGroups; self.colorScheme = colorScheme
+        self.renderingMode = renderingMode
     }
 }
 
@@ -67,7 +71,7 @@ public enum WidgetInstancePlanner {
                 }
                 out.append(InstanceSpec(id: w.id, bundleName: name, kind: w.kind, family: family,
                                         parameters: w.parameters, outputs: w.outputs, appGroups: manifest.appGroups,
-                                        colorScheme: w.picture.colorScheme))
+                                        colorScheme: w.picture.colorScheme, renderingMode: w.picture.requestedRenderingMode))
             }
             let placed = Set(out.map { "\($0.bundleName)\u{0}\($0.kind)" })
             let unplaced = pairs.flatMap { name, manifest in
@@ -88,7 +92,8 @@ public enum WidgetInstancePlanner {
                         for p in desc.parameters { if let d = p.defaultValue { params[p.name] = d } }
                         out.append(InstanceSpec(id: id, bundleName: name, kind: desc.kind, family: family,
                                                 parameters: params, outputs: config.defaults.outputs, appGroups: manifest.appGroups,
-                                                colorScheme: config.defaults.picture.colorScheme))
+                                                colorScheme: config.defaults.picture.colorScheme,
+                                                renderingMode: config.defaults.picture.requestedRenderingMode))
                     }
                 }
             }

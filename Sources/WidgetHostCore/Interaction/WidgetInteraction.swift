@@ -37,7 +37,8 @@ extension WidgetHost {
             let spec = inst.spec
             let name = action.title ?? action.intent
             let req = WireRequest(op: .perform, kind: spec.kind, family: spec.family, configuration: spec.parameters,
-                                  colorScheme: spec.colorScheme == .light ? nil : spec.colorScheme, action: action)
+                                  colorScheme: spec.colorScheme == .light ? nil : spec.colorScheme, action: action,
+                                  renderingMode: spec.renderingMode)
             registry.call(bundle, req) { [weak self] result in
                 guard let self else { return }
                 switch result {

@@ -236,7 +236,8 @@ public final class TimelineScheduler {
         logger.debug("reload \(inst.id) (\(inst.spec.bundleName) \(inst.spec.kind) \(inst.spec.family)): \(reason)")
         let req = WireRequest(op: .timeline, kind: inst.spec.kind, family: inst.spec.family,
                               displaySize: inst.spec.family.nominalSize, configuration: inst.spec.parameters, isPreview: false,
-                              colorScheme: inst.spec.colorScheme == .light ? nil : inst.spec.colorScheme)
+                              colorScheme: inst.spec.colorScheme == .light ? nil : inst.spec.colorScheme,
+                              renderingMode: inst.spec.renderingMode)
         fetch(inst.spec, req) { [weak self, weak inst] result in
             guard let self, let inst, !self.closed, self.instances[inst.id] === inst else { return }
             self.received(result, for: inst)

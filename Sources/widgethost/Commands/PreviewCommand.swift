@@ -57,8 +57,14 @@ struct PreviewCommand: ParsableCommand {
     @Flag(help: "Evaluate the views with colorScheme == .dark (text and pictures), and draw --png/--svg in the dark appearance.")
     var dark = false
 
+    @Option(help: ArgumentHelp("Draw the accented rendering mode (iOS 18's tinted Home Screen) in this tint: widgetAccentable() content in COLOR, the rest in a pale tone of it, backgrounds removed; the views see widgetRenderingMode == .accented. COLOR: a colour name (orange, blue, …) or #RRGGBB.",
+                               valueName: "COLOR"))
+    var tint: String?
+
     /// The appearance the worker evaluates the views in (nil: its default, `.light`).
     private var colorScheme: ColorScheme? { dark ? .dark : nil }
+    /// The rendering mode the worker evaluates the views in (nil: the family's own).
+    private var renderingMode: String? { tint == nil ? nil : "accented" }
 
     func validate() throws {
         if family != "all" && WidgetFamily(rawValue: family) == nil {
@@ -66,6 +72,7 @@ struct PreviewCommand: ParsableCommand {
         }
         for p in params where !p.contains("=") { throw ValidationError("--param '\(p)' is not key=value") }
         if ![1.0, 2.0, 3.0].contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
+        if let tint, AccentTint.style(tint) == nil { throw ValidationError("--tint '\(tint)' is not \(AccentTint.expected)") }
     }
 
     func run() throws {
@@ -102,7 +109,7 @@ struct PreviewCommand: ParsableCommand {
         }
         if pngDirectory != nil || svgDirectory != nil {
             let pictures = PreviewPictures(worker: worker, manifest: manifest, png: pngDirectory.map(ConfigSource.absolute),
-                                           svg: svgDirectory.map(ConfigSource.absolute), scale: scale, dark: dark, missing: missing)
+                                           svg: svgDirectory.map(ConfigSource.absolute), scale: scale, dark: dark, missing: missing, tint: tint)
             let failed: Int
             do {
                 failed = try pictures.run(widgets: widgets, families: { w in family == "all" ? w.families : w.families.filter { $0.rawValue == family } },
@@ -134,7 +141,7 @@ struct PreviewCommand: ParsableCommand {
                 for op in [WireOperation.placeholder, .snapshot, .timeline] {
                     do {
                         let response = try worker.request(WireRequest(op: op, kind: widget.kind, family: fam, configuration: configuration, isPreview: op != .timeline,
-                                                                      colorScheme: colorScheme))
+                                                                      colorScheme: colorScheme, renderingMode: renderingMode))
                         guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
                         background.check(response.entries ?? [], family: fam)
                         for line in missing.lines(response, kind: widget.kind) { ControlClient.printError("preview: warning: " + line) }
@@ -173,7 +180,8 @@ struct PreviewCommand: ParsableCommand {
             print("")
             print("▶ \"\(p.name)\"" + (p.kind.map { " — \($0) · \(fam.rawValue)" } ?? " — view · \(fam.rawValue)"))
             do {
-                let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true, colorScheme: colorScheme))
+                let response = try worker.request(WireRequest(op: .preview, kind: p.id, family: fam, isPreview: true, colorScheme: colorScheme,
+                                                              renderingMode: renderingMode))
                 guard response.ok else { throw BlockingWorkerClient.Failure(description: response.error ?? "error") }
                 let entries = response.entries ?? []
                 if format != .json { for e in entries { symbols.check(e.view, source: "preview \"\(p.name)\"") } }

@@ -21,6 +21,8 @@ struct PreviewPictures {
     let dark: Bool
     /// Names each colour, image and string the bundle lacks, once.
     let missing: MissingResourceReport
+    /// The accented rendering mode's tint (`--tint`); nil: full colour.
+    let tint: String?
     /// Timeline entries drawn per widget and family at most.
     static let maxEntries = 120
 
@@ -47,7 +49,7 @@ struct PreviewPictures {
                     let entries: [WireEntry]
                     do {
                         let r = try worker.request(WireRequest(op: op, kind: widget.kind, family: family, configuration: config, isPreview: op != .timeline,
-                                                               colorScheme: dark ? .dark : nil))
+                                                               colorScheme: dark ? .dark : nil, renderingMode: tint == nil ? nil : "accented"))
                         guard r.ok else { throw Failure(description: r.error ?? "error") }
                         entries = r.entries ?? []
                         for line in missing.lines(r, kind: widget.kind) { ControlClient.printError("preview: warning: " + line) }
@@ -71,7 +73,7 @@ struct PreviewPictures {
         let sheetName = "/" + Self.safe(manifest.bundleId) + "-sheet"
         let sheets = rows.isEmpty ? [] : [PictureJob.Sheet(title: manifest.bundleId, rows: rows,
                                                            png: png.map { $0 + sheetName + ".png" }, svg: svg.map { $0 + sheetName + ".svg" })]
-        let job = PictureJob(scale: scale, dark: dark, now: now, items: items, sheets: sheets)
+        let job = PictureJob(scale: scale, dark: dark, now: now, items: items, sheets: sheets, tint: tint)
         if try !Self.render(job) { failures += 1 }
         return failures
     }

@@ -28,8 +28,14 @@ extension View {
     }
 
     /// Sets an environment value for this subtree's evaluation.
+    /// `\.layoutDirection` is also written on the subtree's nodes
+    /// (`other["layoutDirection"]`, the innermost wins), so the host mirrors their layout.
     public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> ModifiedContent<Self, _NodeModifier> {
-        _NodeModifier(environment: { $0[keyPath: keyPath] = value }, transform: { $0 }).apply(to: self)
+        if keyPath == \EnvironmentValues.layoutDirection, let direction = value as? LayoutDirection {
+            let mark = _NodeModifier.other(LayoutDirection.modifierKey, .string(direction.rawValue))
+            return _NodeModifier(environment: { $0[keyPath: keyPath] = value }, transform: mark.transform).apply(to: self)
+        }
+        return _NodeModifier(environment: { $0[keyPath: keyPath] = value }, transform: { $0 }).apply(to: self)
     }
 
     /// Redacts this subtree: `modifiers.redacted = true` and `redactionReasons` gains `reason`

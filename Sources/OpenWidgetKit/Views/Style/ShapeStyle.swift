@@ -169,6 +169,28 @@ public struct RadialGradient: ShapeStyle, View, PrimitiveView {
     func makeNodes() -> [ViewNode] { [Color.node(for: _styleSpec)] }
 }
 
+/// A radial gradient stretched to the filled box (`EllipticalGradient`): its radii are
+/// fractions of the box's width and height, so it is an ellipse in a box that is not square.
+/// Serialized with `gradientKind` `"elliptical"` and `gradientPoints`
+/// `[cx, cy, startRadiusFraction, endRadiusFraction]`.
+public struct EllipticalGradient: ShapeStyle, View, PrimitiveView {
+    public typealias Body = Never
+    public var gradient: Gradient
+    public var center: UnitPoint
+    public var startRadiusFraction: Double, endRadiusFraction: Double
+    public init(gradient: Gradient, center: UnitPoint = .center, startRadiusFraction: Double = 0, endRadiusFraction: Double = 0.5) {
+        self.gradient = gradient; self.center = center
+        self.startRadiusFraction = startRadiusFraction; self.endRadiusFraction = endRadiusFraction
+    }
+    public init(colors: [Color], center: UnitPoint = .center, startRadiusFraction: Double = 0, endRadiusFraction: Double = 0.5) {
+        self.init(gradient: Gradient(colors: colors), center: center, startRadiusFraction: startRadiusFraction, endRadiusFraction: endRadiusFraction)
+    }
+    public var _styleSpec: StyleSpec {
+        Gradient.spec(gradient, kind: "elliptical", [center.x, center.y, startRadiusFraction, endRadiusFraction])
+    }
+    func makeNodes() -> [ViewNode] { [Color.node(for: _styleSpec)] }
+}
+
 /// An angular (conic) gradient around `center` from `startAngle` to `endAngle` (clockwise from
 /// the trailing side): `gradientKind` `"angular"`, `gradientPoints` `[cx, cy, start°, end°]`.
 public struct AngularGradient: ShapeStyle, View, PrimitiveView {
@@ -215,6 +237,17 @@ extension ShapeStyle where Self == RadialGradient {
     }
     public static func radialGradient(_ gradient: Gradient, center: UnitPoint, startRadius: Double, endRadius: Double) -> RadialGradient {
         RadialGradient(gradient: gradient, center: center, startRadius: startRadius, endRadius: endRadius)
+    }
+}
+
+extension ShapeStyle where Self == EllipticalGradient {
+    public static func ellipticalGradient(colors: [Color], center: UnitPoint = .center, startRadiusFraction: Double = 0,
+                                          endRadiusFraction: Double = 0.5) -> EllipticalGradient {
+        EllipticalGradient(colors: colors, center: center, startRadiusFraction: startRadiusFraction, endRadiusFraction: endRadiusFraction)
+    }
+    public static func ellipticalGradient(_ gradient: Gradient, center: UnitPoint = .center, startRadiusFraction: Double = 0,
+                                          endRadiusFraction: Double = 0.5) -> EllipticalGradient {
+        EllipticalGradient(gradient: gradient, center: center, startRadiusFraction: startRadiusFraction, endRadiusFraction: endRadiusFraction)
     }
 }
 

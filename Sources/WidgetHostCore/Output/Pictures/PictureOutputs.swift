@@ -163,7 +163,7 @@ public final class PictureOutputs {
         let p = paths(job.spec)
         let request = PictureRenderRequest(id: job.spec.id, family: job.spec.family, now: job.now, scale: settings.scale,
                                            dark: settings.colorScheme == .dark, png: p.png, svg: p.svg, regions: p.regions,
-                                           maxBytes: settings.maxFileKB * 1024)
+                                           maxBytes: settings.maxFileKB * 1024, tint: settings.pictureTint)
         return DrawnKey(view: job.view, family: job.spec.family, settings: settings, request: request)
     }
 

@@ -19,11 +19,13 @@ public struct PictureRenderRequest: Codable, Equatable, Sendable {
     public var regions: String?
     /// The widget's size budget: a PNG or SVG of more bytes is not written (the request fails).
     public var maxBytes: Int?
+    /// The accented rendering mode's tint (`PictureSettings.pictureTint`); nil: full colour.
+    public var tint: String?
 
     public init(id: String, family: WidgetFamily, now: Date, scale: Int, dark: Bool, png: String?, svg: String?, regions: String?,
-                maxBytes: Int? = nil) {
+                maxBytes: Int? = nil, tint: String? = nil) {
         self.id = id; self.family = family; self.now = now; self.scale = scale; self.dark = dark
-        self.png = png; self.svg = svg; self.regions = regions; self.maxBytes = maxBytes
+        self.png = png; self.svg = svg; self.regions = regions; self.maxBytes = maxBytes; self.tint = tint
     }
 }
 
@@ -76,6 +78,7 @@ public enum PictureRenderFrame {
         w.member("regions", request.regions)
         w.member("scale", request.scale)
         w.member("svg", request.svg)
+        w.member("tint", request.tint)
         w.endObject()
         w.key("view")
         w.null()  // placeholder, replaced by the view's bytes below
