@@ -65,6 +65,8 @@ public final class DesktopScene {
     struct OutputState {
         var output: DisplayOutput
         var placement: DesktopPlacement
+        /// The widgets placed on it (nil: all of the layout's).
+        var ids: [String]?
         var pending: [Pending] = []
         var full = true
         var history = DamageHistory()
@@ -109,12 +111,15 @@ public final class DesktopScene {
         return placementChanged
     }
 
-    /// The outputs the widgets are shown on (the executable chooses: the primary one, or all).
-    public func setOutputs(_ list: [DisplayOutput]) {
+    /// The outputs the widgets are shown on and, per output, which of the layout's widgets
+    /// (`OutputAssignment`; nil: every one on each output in `list`). An output whose widgets
+    /// changed is placed again and redrawn whole.
+    public func setOutputs(_ list: [DisplayOutput], widgets assigned: [DisplayOutput.ID: [String]]? = nil) {
         var next: [DisplayOutput.ID: OutputState] = [:]
         for o in list {
-            var s = outputs[o.id] ?? OutputState(output: o, placement: placement(for: o))
-            if s.output != o { s.output = o; s.placement = placement(for: o); s.full = true }
+            let ids = assigned.map { $0[o.id] ?? [] }
+            var s = outputs[o.id] ?? OutputState(output: o, placement: placement(for: o, ids), ids: ids)
+            if s.output != o || s.ids != ids { s.output = o; s.ids = ids; s.placement = placement(for: o, ids); s.full = true }
             next[o.id] = s
         }
         outputs = next
@@ -326,13 +331,14 @@ public final class DesktopScene {
     /// Places the widgets again on every output; a changed placement redraws that output whole.
     private func replace(damageAll: Bool) {
         for (key, s) in outputs {
-            let p = placement(for: s.output)
+            let p = placement(for: s.output, s.ids)
             if damageAll || p != s.placement { outputs[key]?.placement = p; outputs[key]?.full = true }
         }
     }
 
-    private func placement(for o: DisplayOutput) -> DesktopPlacement {
-        guard let layout else { return DesktopPlacement(layout: .init(widgets: [], anchor: "", margin: 0, gap: 0, columns: 1, scale: 1, dark: nil), families: [:], output: o) }
+    private func placement(for o: DisplayOutput, _ ids: [String]?) -> DesktopPlacement {
+        guard var layout else { return DesktopPlacement(layout: .init(widgets: [], anchor: "", margin: 0, gap: 0, columns: 1, scale: 1, dark: nil), families: [:], output: o) }
+        if let ids { layout.widgets = layout.widgets.filter(ids.contains) }
         return DesktopPlacement(layout: layout, families: widgets.mapValues(\.message.family), output: o,
                                 minimumSize: (ContextMenu.width, ContextMenu.height))
     }
