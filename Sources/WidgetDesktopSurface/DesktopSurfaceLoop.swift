@@ -29,7 +29,7 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     private var inputRegions: [DisplayOutput.ID: [LogicalRect]] = [:]
     private var keyboard: [DisplayOutput.ID: Bool] = [:]
     private var outputsStale = true
-    /// The layout changed (a snapshot): which widgets go on which output is worked out again.
+    /// A layout came (a snapshot): which widgets go on which output is worked out again.
     private var assignmentStale = true
     private var assignment = OutputAssignment()
     private var waitingSaid: [String: [String]] = [:]
@@ -111,7 +111,8 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
                 scene.hostRunning = true
                 if m.snapshot, let layout = m.layout { onLayout(layout) }
                 scene.apply(m, now: clock())
-                if m.snapshot { snapshotPending = true; assignmentStale = true }
+                if m.snapshot { snapshotPending = true }
+                if m.layout != nil { assignmentStale = true }
             case .malformed(let why):
                 log("view stream: \(why)")
             case .disconnected(let why):
