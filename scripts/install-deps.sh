@@ -77,6 +77,10 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v xfdesktop >/dev/null || missing+=(xfdesktop4)
     command -v dbus-daemon >/dev/null || missing+=(dbus-daemon)
     command -v gdbus >/dev/null || missing+=(libglib2.0-bin)
+    # MonitorTests: monitors plugged and unplugged with xrandr on Xorg's dummy driver (Xvfb's
+    # RandR has one fixed output; `xrandr --setmonitor` there sends no RandR event).
+    [ -x /usr/lib/xorg/Xorg ] || missing+=(xserver-xorg-core)
+    [ -f /usr/lib/xorg/modules/drivers/dummy_drv.so ] || missing+=(xserver-xorg-video-dummy)
 fi
 if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
 if [ ${#missing[@]} -gt 0 ]; then

@@ -116,6 +116,10 @@ public struct ConfigEditor {
         if let at = text.value(at: Self.desktopList)?.elements.firstIndex(where: { $0.stringValue == id }) {
             try text.removeElement(from: Self.desktopList, index: at)
         }
+        // Its monitor too: the host refuses a desktop.outputs key that names no widget.
+        if text.value(at: Self.desktopOutputs)?.member(id) != nil {
+            try text.removeMember(from: Self.desktopOutputs, key: id)
+        }
         try commit()
     }
 
@@ -184,6 +188,7 @@ public struct ConfigEditor {
     // MARK: - helpers
 
     static let desktopList: [JSONPathStep] = [.key("desktop"), .key("widgets")]
+    static let desktopOutputs: [JSONPathStep] = [.key("desktop"), .key("outputs")]
 
     /// The instances the config runs: its list, or every kind × family of the installed bundles.
     public func instances() throws -> [(id: String, outputs: [HostConfig.Output])] {

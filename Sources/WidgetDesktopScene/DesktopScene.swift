@@ -78,6 +78,8 @@ public final class DesktopScene {
     struct OutputState {
         var output: DisplayOutput
         var placement: DesktopPlacement
+        /// The widgets placed on it (nil: all of the layout's).
+        var ids: [String]?
         var pending: [Pending] = []
         var full = true
         var history = DamageHistory()
@@ -122,12 +124,15 @@ public final class DesktopScene {
         return placementChanged
     }
 
-    /// The outputs the widgets are shown on (the executable chooses: the primary one, or all).
-    public func setOutputs(_ list: [DisplayOutput]) {
+    /// The outputs the widgets are shown on and, per output, which of the layout's widgets
+    /// (`OutputAssignment`; nil: every one on each output in `list`). An output whose widgets
+    /// changed is placed again and redrawn whole.
+    public func setOutputs(_ list: [DisplayOutput], widgets assigned: [DisplayOutput.ID: [String]]? = nil) {
         var next: [DisplayOutput.ID: OutputState] = [:]
         for o in list {
-            var s = outputs[o.id] ?? OutputState(output: o, placement: placement(for: o))
-            if s.output != o { s.output = o; s.placement = placement(for: o); s.full = true }
+            let ids = assigned.map { $0[o.id] ?? [] }
+            var s = outputs[o.id] ?? OutputState(output: o, placement: placement(for: o, ids), ids: ids)
+            if s.output != o || s.ids != ids { s.output = o; s.ids = ids; s.placement = placement(for: o, ids); s.full = true }
             next[o.id] = s
         }
         outputs = next
@@ -177,7 +182,7 @@ public final class DesktopScene {
         guard let out = outputs[event.output], let area = out.placement.area, let layout else { return false }
         switch event.kind {
         case .press(button: 1):
-            let stacks = StandByStacks.stacks(layout, families: widgets.mapValues(\.message.family))
+            let stacks = standByStacks(layout, on: event.output)
             standByPress = StandByStacks.stack(atX: event.x, width: area.width, stacks: stacks).map { (event.output, $0, event.y) }
             return false
         case .release(button: 1):
@@ -191,6 +196,13 @@ public final class DesktopScene {
         }
     }
 
+    /// StandBy's stacks on `output`: of the widgets assigned to it.
+    private func standByStacks(_ layout: DesktopViewMessage.Layout, on output: DisplayOutput.ID) -> [[String]] {
+        var shown = layout
+        if let ids = outputs[output]?.ids { shown.widgets = shown.widgets.filter(ids.contains) }
+        return StandByStacks.stacks(shown, families: widgets.mapValues(\.message.family))
+    }
+
     /// How far a StandBy swipe travels, in points.
     public static let standBySwipe = 40.0
 
@@ -200,7 +212,7 @@ public final class DesktopScene {
         if standBy != nil, interaction.menu == nil, event.key == .up || event.key == .down, let layout,
            let area = outputs[event.output]?.placement.area {
             // Up / Down turn the stack of the focused widget (the left one without focus).
-            let stacks = StandByStacks.stacks(layout, families: widgets.mapValues(\.message.family))
+            let stacks = standByStacks(layout, on: event.output)
             let focusedX = interaction.focus.flatMap { c.placement.frame(of: $0) }.map { $0.x + $0.width / 2 } ?? 0
             if let stack = StandByStacks.stack(atX: focusedX, width: area.width, stacks: stacks) {
                 standBy?.rotate(stack, by: event.key == .up ? 1 : -1)
@@ -381,13 +393,14 @@ public final class DesktopScene {
     /// Places the widgets again on every output; a changed placement redraws that output whole.
     private func replace(damageAll: Bool) {
         for (key, s) in outputs {
-            let p = placement(for: s.output)
+            let p = placement(for: s.output, s.ids)
             if damageAll || p != s.placement { outputs[key]?.placement = p; outputs[key]?.full = true }
         }
     }
 
-    private func placement(for o: DisplayOutput) -> DesktopPlacement {
-        guard let layout else { return DesktopPlacement(layout: .init(widgets: [], anchor: "", margin: 0, gap: 0, columns: 1, scale: 1, dark: nil), families: [:], output: o) }
+    private func placement(for o: DisplayOutput, _ ids: [String]?) -> DesktopPlacement {
+        guard var layout else { return DesktopPlacement(layout: .init(widgets: [], anchor: "", margin: 0, gap: 0, columns: 1, scale: 1, dark: nil), families: [:], output: o) }
+        if let ids { layout.widgets = layout.widgets.filter(ids.contains) }
         if let standBy { return DesktopPlacement(standBy: standBy, layout: layout, families: widgets.mapValues(\.message.family), output: o) }
         return DesktopPlacement(layout: layout, families: widgets.mapValues(\.message.family), output: o,
                                 minimumSize: (ContextMenu.width, ContextMenu.height))

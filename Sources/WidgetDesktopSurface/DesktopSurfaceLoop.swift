@@ -29,6 +29,10 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     private var inputRegions: [DisplayOutput.ID: [LogicalRect]] = [:]
     private var keyboard: [DisplayOutput.ID: Bool] = [:]
     private var outputsStale = true
+    /// A layout came (a snapshot): which widgets go on which output is worked out again.
+    private var assignmentStale = true
+    private var assignment = OutputAssignment()
+    private var waitingSaid: [String: [String]] = [:]
     private var snapshotPending = false
     private var tickTimer: Int32 = -1
     private var retryTimer: Int32 = -1
@@ -113,6 +117,7 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
                 if m.snapshot, let layout = m.layout { onLayout(layout) }
                 scene.apply(m, now: clock())
                 if m.snapshot { snapshotPending = true }
+                if m.layout != nil { assignmentStale = true }
             case .malformed(let why):
                 log("view stream: \(why)")
             case .disconnected(let why):
@@ -130,17 +135,31 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     /// draws every output that has something new and a buffer to draw into, and re-arms the tick.
     private func refresh() {
         let outputs = backend.outputs
+        if outputsStale || assignmentStale {
+            // Each widget on the output(s) its `desktop.output(s)` selector means now; those
+            // whose monitor is away wait, and come back with it.
+            let placed = scene.layout.map { assignment.assign($0, to: outputs) }
+            scene.setOutputs(outputs, widgets: placed?.widgets ?? [:])
+            if let waiting = placed?.waiting, waiting != waitingSaid {
+                waitingSaid = waiting
+                for (selector, ids) in waiting.sorted(by: { $0.key < $1.key }) {
+                    log("\(ids.joined(separator: ", ")) wait(s) for the output \"\(selector)\" (connected: \(outputs.map(Self.describe).joined(separator: "; ")))")
+                }
+            }
+            assignmentStale = false
+        }
+        // After the outputs changed, every area again: a monitor unplugged and plugged back keeps
+        // its id, but its window went with it. What was sent to an output still there is kept,
+        // so one whose widgets went to another monitor (the primary moved) loses its window.
+        let resend = outputsStale
         if outputsStale {
             outputsStale = false
-            // The grid goes on the primary output (the first when none is primary).
-            scene.setOutputs((outputs.first(where: \.isPrimary) ?? outputs.first).map { [$0] } ?? [])
-            // Tell the backend everything again: a monitor unplugged and plugged back keeps its
-            // id, but its window went with it.
-            areas = [:]; inputRegions = [:]; keyboard = [:]
+            inputRegions = [:]; keyboard = [:]
+            areas = areas.filter { id, _ in outputs.contains { $0.id == id } }
         }
         for output in outputs {
             let area = scene.area(on: output.id)
-            if area != areas[output.id] {
+            if area != areas[output.id] || (resend && area != nil) {
                 backend.setArea(area, on: output.id)
                 areas[output.id] = area
                 inputRegions[output.id] = nil
@@ -169,6 +188,12 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     }
 
     public func displayOutputsChanged(_ backend: any DisplayBackend) { outputsStale = true }
+
+    /// "DP-1 (Dell Inc. DELL U2720Q 9XKL2)", for the log.
+    static func describe(_ o: DisplayOutput) -> String {
+        let identity = OutputAssignment.identity(of: o)
+        return identity.isEmpty ? o.connector : "\(o.connector) (\(identity))"
+    }
 
     /// The X11 backend repaints exposures from its own buffer; a frame wanted for any other
     /// reason comes with a buffer whose `age` says what it holds, so the scene need do nothing.

@@ -2,6 +2,7 @@ import CX11
 import FoundationEssentials
 import WidgetDesktopScene
 import WidgetDesktopSurface
+import WidgetHostCore
 import WidgetRendering
 #if canImport(Glibc)
 import Glibc
@@ -148,7 +149,10 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
                 let name = XGetAtomName(display, m.name).map { p in defer { XFree(p) }; return String(cString: p) } ?? "X11-\(i)"
                 let id = DisplayOutput.ID(truncatingIfNeeded: m.name)
                 let r = Self.usable(x: Int(m.x), y: Int(m.y), width: Int(m.width), height: Int(m.height), workArea: workArea)
-                next.append(DisplayOutput(id: id, connector: name, logicalWidth: Double(r.width) / scale,
+                // Its identity from its (first) output's EDID, for `desktop.output` to follow it.
+                let edid = m.noutput > 0 ? edid(of: m.outputs[0]) : nil
+                next.append(DisplayOutput(id: id, connector: name, make: edid?.make ?? "", model: edid?.model ?? "", serial: edid?.serial ?? "",
+                                          logicalWidth: Double(r.width) / scale,
                                           logicalHeight: Double(r.height) / scale, scale: scale, isPrimary: m.primary != 0))
                 nextOrigins[id] = (r.x, r.y)
             }
@@ -166,6 +170,20 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         origins = nextOrigins
         if changed { delegate?.displayOutputsChanged(self) }
     }
+
+    /// The RandR output's `EDID` property parsed; nil when it has none (Xvfb, a virtual monitor).
+    private func edid(of output: RROutput) -> MonitorEDID? {
+        var actualType: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
+        var data: UnsafeMutablePointer<UInt8>?
+        guard XRRGetOutputProperty(display, output, edidAtom, 0, 64, 0, 0, Atom(AnyPropertyType), &actualType, &format, &count, &after, &data) == Success,
+              let data else { return nil }
+        defer { XFree(data) }
+        guard format == 8 else { return nil }
+        return MonitorEDID(Array(UnsafeBufferPointer(start: data, count: Int(count))), manufacturers: Self.manufacturers)
+    }
+    private lazy var edidAtom: Atom = atom(display, "EDID")
+    /// hwdata's PNP ids ("DEL" → "Dell Inc."), as wlroots names makes; read once.
+    private static let manufacturers = FileIO.read("/usr/share/hwdata/pnp.ids", limit: 4 << 20).map { MonitorEDID.manufacturers(fromPNPIDs: String(decoding: $0, as: UTF8.self)) } ?? [:]
 
     // MARK: - Windows
 

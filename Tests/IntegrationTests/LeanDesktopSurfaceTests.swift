@@ -426,23 +426,29 @@ final class LeanScene {
     let host: FakeViewHost
     private var widgets: [String: DesktopViewMessage.Widget] = [:]
     private let renderer = PictureRenderer()
+    private let pictureScale: Double
 
     /// `scale`: the layout's (`desktop.scale`), which `Xft.dpi` overrides.
-    init(display: String, anchor: String, withoutViews: Set<String> = [], scale: Double = 2) throws {
+    /// `outputs`: `desktop.outputs` (widget id → monitor), none by default.
+    /// `pictureScale`: the scale the screen is expected to show the widgets at.
+    init(display: String, anchor: String, withoutViews: Set<String> = [], scale: Double = 2, outputs: [String: String]? = nil,
+         pictureScale: Double = 2) throws {
+        self.pictureScale = pictureScale
         scene = try DesktopScene(display: display, anchor: anchor)
         let socket = scene.dir.path + "/ctl.sock"
         scene.writeConfig("""
             {"paths": {"socket": "\(socket)"},
              "widgets": [\(DesktopScene.widgets.map { id in "{\"kind\": \"\(id.dropLast(id.split(separator: "-").last!.count + 1))\", \"family\": \"\(id.split(separator: "-").last!)\"}" }.joined(separator: ", "))],
              "desktop": {"widgets": [\(DesktopScene.widgets.map { "\"\($0)\"" }.joined(separator: ", "))],
-                         "anchor": "\(anchor)", "margin": 32, "gap": 22, "columns": 2, "scale": \(scale)}}
+                         "anchor": "\(anchor)", "margin": 32, "gap": 22, "columns": 2, "scale": \(scale)\(outputs.map { o in
+                             ", \"outputs\": {" + o.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", ") + "}" } ?? "")}}
             """)
         let trees = [DesktopSurfaceTests.habit: LeanTrees.habit(count: 0), DesktopSurfaceTests.stats: LeanTrees.stats,
                      DesktopSurfaceTests.clocky: LeanTrees.clocky]
         let served = DesktopScene.widgets.map { LeanTrees.widget($0, view: withoutViews.contains($0) ? nil : trees[$0]) }
         let snapshot = DesktopViewMessage(
             snapshot: true,
-            layout: .init(widgets: DesktopScene.widgets, anchor: anchor, margin: 32, gap: 22, columns: 2, scale: scale, dark: false),
+            layout: .init(widgets: DesktopScene.widgets, anchor: anchor, margin: 32, gap: 22, columns: 2, scale: scale, dark: false, outputs: outputs),
             widgets: served, removed: [])
         host = try FakeViewHost(path: socket, snapshot: snapshot)
         for w in served { widgets[w.id] = w }
@@ -489,10 +495,10 @@ final class LeanScene {
     /// The lean surface, as the session starts `widgethost-desktop` (no arguments: the default on X11).
     func startDesktop(extraEnvironment: [String] = []) throws -> BarProcess { try scene.startDesktop(extraEnvironment: extraEnvironment) }
 
-    /// Renders the picture `id` should show now (its current tree, scale 2) for `differing`.
+    /// Renders the picture `id` should show now (its current tree, at `pictureScale`) for `differing`.
     private func expect(_ id: String) throws {
         guard let w = widgets[id], let view = w.view else { return }
-        let png = try renderer.render(view, family: w.family, format: .png, options: PictureOptions(scale: 2, now: LeanTrees.date))
+        let png = try renderer.render(view, family: w.family, format: .png, options: PictureOptions(scale: pictureScale, now: LeanTrees.date))
         FileManagerFree.write(scene.dir.path + "/.expected.tmp", "")
         let fd = open(scene.dir.path + "/.expected.tmp", O_WRONLY | O_TRUNC)
         _ = png.bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

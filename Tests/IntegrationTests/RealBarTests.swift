@@ -395,7 +395,7 @@ final class XServer {
     private let process: BarProcess
     private let dir: TempDir
 
-    private init(display: String, process: BarProcess, dir: TempDir) { self.display = display; self.process = process; self.dir = dir }
+    init(display: String, process: BarProcess, dir: TempDir) { self.display = display; self.process = process; self.dir = dir }
     deinit { dir.remove() }
 
     /// Stops the server, as a display that goes away.

@@ -58,14 +58,15 @@ final class ViewStreamSubscriber {
 
     /// `probe` (on the desktop, a picture output too), `hello` (on the desktop) and `bar` (the
     /// probe kind again, not on the desktop).
-    static func config(columns: Int = 2) -> String {
+    /// `monitors`: more keys of the `desktop` section (`output`, `outputs`).
+    static func config(columns: Int = 2, monitors: String = "") -> String {
         """
         {\(paths)},
          "widgets": [
            {"id": "probe", "kind": "probe", "family": "systemSmall", "outputs": ["files", "png"]},
            {"id": "hello", "kind": "hello", "family": "systemSmall", "outputs": ["files"]},
            {"id": "bar", "kind": "probe", "family": "accessoryInline", "outputs": ["files"]}],
-         "desktop": {"widgets": ["probe", "hello"], "columns": \(columns)}}
+         "desktop": {"widgets": ["probe", "hello"], "columns": \(columns)\(monitors)}}
         """
     }
 
@@ -105,7 +106,7 @@ final class ViewStreamSubscriber {
         #expect(s.wait { $0.count >= 2 }, "\(d.stderr.suffix(2000))")
         #expect(eventually { d.text("bar") == "v1 world #0" }, "the widget off the desktop changed too")
         // A config edit: a new snapshot, after which nothing else came in between.
-        FileManagerFree.write(d.dir.path + "/config.json", Self.config(columns: 4))
+        FileManagerFree.write(d.dir.path + "/config.json", Self.config(columns: 4, monitors: #", "output": "all", "outputs": {"hello": "DP-2"}"#))
         #expect(s.wait { $0.count >= 3 && $0.last?.snapshot == true }, "\(s.messages.count) messages\n\(d.stderr.suffix(2000))")
         let changes = s.messages.dropFirst().prefix { !$0.snapshot }
         #expect(changes.count == 1, "exactly one change message: \(changes)")
@@ -113,6 +114,8 @@ final class ViewStreamSubscriber {
         #expect(changes.first?.widgets.first?.view == (try Self.text(#"{"kind":"text","text":"v1 world #0"}"#)))
         let last = try #require(s.messages.last)
         #expect(last.layout?.columns == 4 && last.widgets.map(\.id) == ["probe", "hello"])
+        // Each widget's monitor goes to the surface, which resolves it.
+        #expect(last.layout?.output == "all" && last.layout?.outputs == ["hello": "DP-2"], "\(String(describing: last.layout))")
         #expect(last.widgets.first?.view == changes.first?.widgets.first?.view)
         #expect(s.failure == nil)
     }

@@ -56,6 +56,17 @@ import WidgetHostCore
         #expect(e.text.text.contains("\"widgets\": [\n    { \"kind\": \"habit\", \"family\": \"systemSmall\", \"outputs\": [\"files\", \"png\"] }\n  ],"), "\(e.text.text)")
     }
 
+    /// A widget with a monitor of its own (`desktop.outputs`) loses that entry too; without it
+    /// the host would refuse the file (a monitor for a widget that is not there).
+    @Test func removeTakesTheWidgetsMonitorToo() throws {
+        let text = shipped.replacing("\"columns\"", with: "\"outputs\": { \"stats-systemSmall\": \"HDMI-A-1\", \"habit-systemSmall\": \"all\" }, \"columns\"")
+        var e = try EditFixtures.editor(text)
+        #expect(e.config.desktop?.outputs == ["stats-systemSmall": "HDMI-A-1", "habit-systemSmall": "all"])
+        try e.apply(.remove(id: "stats-systemSmall"))
+        #expect(e.text.text.contains("\"outputs\": { \"habit-systemSmall\": \"all\" }, \"columns\""), "\(e.text.text)")
+        #expect(e.config.desktop?.outputs == ["habit-systemSmall": "all"])
+    }
+
     @Test func configureReplacesAndAddsParametersInPlace() throws {
         var e = try EditFixtures.editor(shipped)
         try e.apply(.configure(id: "stats-systemSmall", parameters: [ParameterAssignment(name: "statType", value: .text("steps")),

@@ -55,6 +55,33 @@ import Testing
         #expect(error(#"{"desktop":{"size":1}}"#).hasPrefix("desktop.size: unknown key"))
     }
 
+    /// `desktop.output` and `desktop.outputs`: the monitors of the widgets, read as written, and
+    /// each bad one refused with its JSON path and what would do.
+    @Test func theDesktopsMonitorsAreReadAndBadOnesNamed() throws {
+        func parse(_ json: String) throws(ConfigError) -> HostConfig {
+            try ConfigParser.parse(Data(json.utf8), baseDirectory: "/etc/wh", environment: ["HOME": "/home/u"])
+        }
+        func error(_ json: String) -> String {
+            do { _ = try parse(json); return "" } catch { return error.description }
+        }
+        let widgets = #""widgets":[{"kind":"a","family":"systemSmall"},{"kind":"b","family":"systemSmall"},{"kind":"c","family":"systemSmall"}]"#
+        let d = try parse(#"{"# + widgets + #","desktop":{"widgets":["a-systemSmall","b-systemSmall"],"output":"all","outputs":{"b-systemSmall":"Dell Inc. DELL U2720Q 9XKL2"}}}"#).desktop
+        #expect(d?.output == "all" && d?.outputs == ["b-systemSmall": "Dell Inc. DELL U2720Q 9XKL2"])
+        #expect(try parse(#"{"desktop":{}}"#).desktop?.output == "primary")
+        #expect(try parse(#"{"desktop":{}}"#).desktop?.outputs == [:])
+        // Without a widget list, any widget of `widgets` may have a monitor.
+        #expect(try parse(#"{"# + widgets + #","desktop":{"outputs":{"c-systemSmall":"DP-2"}}}"#).desktop?.outputs == ["c-systemSmall": "DP-2"])
+        #expect(error(#"{"desktop":{"output":""}}"#) == #"desktop.output: must name an output: "primary", "all", a connector such as "DP-1", or a monitor's "make model serial""#)
+        #expect(error(#"{"desktop":{"output":3}}"#) == "desktop.output: expected a string, found a number")
+        #expect(error(#"{"desktop":{"output":"DP-1\n"}}"#).hasPrefix("desktop.output: not an output name"))
+        #expect(error(#"{"desktop":{"outputs":["DP-1"]}}"#).hasPrefix("desktop.outputs: expected an object of widget id → output, found"))
+        #expect(error(#"{"# + widgets + #","desktop":{"widgets":["a-systemSmall"],"outputs":{"c-systemSmall":"DP-1"}}}"#)
+                == #"desktop.outputs.c-systemSmall: "c-systemSmall" is not in desktop.widgets (a-systemSmall)"#)
+        #expect(error(#"{"# + widgets + #","desktop":{"outputs":{"zz":"DP-1"}}}"#)
+                == #"desktop.outputs.zz: no widget "zz" in widgets (ids: a-systemSmall, b-systemSmall, c-systemSmall)"#)
+        #expect(error(#"{"# + widgets + #","desktop":{"outputs":{"a-systemSmall":" "}}}"#).hasPrefix("desktop.outputs.a-systemSmall: must name an output"))
+    }
+
     @Test func regionsHitTheTopmostControl() throws {
         let r = PictureRegions(width: 316, height: 316, scale: 2, regions: [
             .init(kind: "widgetURL", x: 0, y: 0, width: 316, height: 316, url: "myapp://habit"),

@@ -40,11 +40,19 @@ public struct DesktopViewMessage: Codable, Equatable, Sendable {
         public var scale: Double
         /// Dark appearance (the config's `picture.colorScheme`; nil: follow the desktop).
         public var dark: Bool?
+        /// The monitor(s) of the widgets `outputs` does not name (`OutputSelector`); nil: primary.
+        public var output: String?
+        /// Widget id → its monitor(s), overriding `output`; nil or absent: none.
+        public var outputs: [String: String]?
 
-        public init(widgets: [String], anchor: String, margin: Double, gap: Double, columns: Int, scale: Double, dark: Bool?) {
+        public init(widgets: [String], anchor: String, margin: Double, gap: Double, columns: Int, scale: Double, dark: Bool?,
+                    output: String? = nil, outputs: [String: String]? = nil) {
             self.widgets = widgets; self.anchor = anchor; self.margin = margin; self.gap = gap; self.columns = columns
-            self.scale = scale; self.dark = dark
+            self.scale = scale; self.dark = dark; self.output = output; self.outputs = outputs
         }
+
+        /// The selector of widget `id`'s monitor(s).
+        public func output(of id: String) -> String { outputs?[id] ?? output ?? OutputSelector.primary }
     }
 
     /// True for the first message and after a config reload: `layout` and `widgets` are everything.

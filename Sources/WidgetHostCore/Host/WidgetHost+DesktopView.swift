@@ -29,7 +29,10 @@ extension WidgetHost {
         // Light is the default scheme, so only a dark one is "set": otherwise the surface follows the desktop.
         return DesktopViewMessage.Layout(widgets: desktopWidgetIDs(), anchor: d.anchor.rawValue, margin: d.margin, gap: d.gap,
                                          columns: d.columns, scale: d.scale,
-                                         dark: config.defaults.picture.colorScheme == .dark ? true : nil)
+                                         dark: config.defaults.picture.colorScheme == .dark ? true : nil,
+                                         // Only what differs from the default, so a surface of before reads the same stream.
+                                         output: d.output == OutputSelector.primary ? nil : d.output,
+                                         outputs: d.outputs.isEmpty ? nil : d.outputs)
     }
 
     /// `inst` as the stream describes it, with `entry` on screen (nil: the one shown now). Stale
