@@ -9,7 +9,7 @@ import Glibc
 
 /// Picture goldens of what issue 28 draws that no example bundle shows: bordered and tinted
 /// buttons, `AccessoryWidgetBackground` behind a circular gauge with its label in the opening,
-/// a placeholder that keeps its shapes' colours. Scale 2, compared with
+/// a placeholder that keeps its shapes' colours, the SF Symbols and faces of items 7 and 8. Scale 2, compared with
 /// `Fixtures/ios-look/<name>.png` with the example goldens' tolerance (40 per channel, 0.2 % of
 /// the pixels). Each golden was looked at before it was committed; to re-record after an
 /// intended change: `WIDGETHOST_UPDATE_GOLDENS=1 swift test --skip-build --filter
@@ -53,6 +53,27 @@ private let cases: [LookCase] = [
             Label("Drink Water", systemImage: "drop.fill").font(.headline)
             Circle().trim(from: 0, to: 0.6).stroke(Color.blue, lineWidth: 8).frame(width: 60, height: 60)
             HStack { ForEach(0..<5) { _ in Capsule().fill(Color.green).frame(width: 10, height: 24) } }
+        }, environment: EnvironmentValues())
+    },
+    // Issue 28's symbols, each in its glyph's box (chevrons narrow, cpu and memorychip apart),
+    // captions with their icon 6 pt before the title, a rounded face.
+    LookCase(name: "symbols-systemMedium", family: .systemMedium, redact: nil) {
+        ViewEvaluator.evaluate(VStack(alignment: .leading, spacing: 10) {
+            HStack(spacing: 10) {
+                Image(systemName: "chevron.left"); Image(systemName: "chevron.right"); Image(systemName: "chevron.up")
+                Image(systemName: "chevron.down"); Image(systemName: "arrow.circlepath"); Image(systemName: "largecircle.fill.circle")
+                Image(systemName: "umbrella.fill"); Image(systemName: "message.fill"); Image(systemName: "bus")
+                Image(systemName: "cpu"); Image(systemName: "memorychip")
+            }.font(.title3)
+            HStack(spacing: 16) {
+                Label("12 min", systemImage: "clock")
+                Label("Rain at 4 pm", systemImage: "umbrella.fill")
+                Label("Next", systemImage: "chevron.right")
+            }.font(.caption).foregroundStyle(.secondary)
+            HStack(alignment: .firstTextBaseline) {
+                Text("72°").font(.system(size: 34, weight: .bold, design: .rounded))
+                Text("Feels like 75°").font(.system(.body, design: .rounded))
+            }
         }, environment: EnvironmentValues())
     },
 ]
