@@ -44,7 +44,12 @@ catalog.plurals = tables.plurals.isEmpty ? nil : tables.plurals
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
 let document = String(decoding: try encoder.encode(catalog), as: UTF8.self)
-let source = GeneratedSource.swift(document: document, inputs: inputs.map(\.lastPathComponent))
+// Named as in the bundle's folder: `de.lproj/Localizable.strings`, `Assets.xcassets`.
+let names = inputs.map { url in
+    let folder = url.deletingLastPathComponent()
+    return folder.pathExtension == "lproj" ? folder.lastPathComponent + "/" + url.lastPathComponent : url.lastPathComponent
+}
+let source = GeneratedSource.swift(document: document, inputs: names)
 let output = URL(fileURLWithPath: outputPath)
 // Rewritten only when it changes, so an unchanged catalogue recompiles nothing.
 if (try? String(contentsOf: output, encoding: .utf8)) != source {

@@ -68,10 +68,6 @@ public struct BundleResources: Sendable {
     /// The resources of this bundle (empty when it has none), loaded on first use.
     public static var current: BundleResources { loadedResources() }
 
-    /// Replaces the catalogue (tests of the SDK, which link it into a test runner rather than a
-    /// bundle). Not for widget code.
-    public static func _install(_ resources: BundleResources) { state.withLock { $0 = resources } }
-
     /// Nil until the first lookup loads the bundle's catalogue.
     private static let state = Mutex<BundleResources?>(nil)
 

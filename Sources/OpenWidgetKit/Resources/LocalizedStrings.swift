@@ -94,6 +94,15 @@ public enum LocalizationArgument: Hashable, Sendable {
 
     var integer: Int64? { if case .integer(let i) = self { i } else { nil } }
 
+    /// An interpolated value as its argument: an integer, a floating-point number, else `plain`
+    /// (the characters the text shows for it).
+    static func of<T>(_ value: T, plain: String) -> LocalizationArgument {
+        if let i = value as? any BinaryInteger, let n = Int64(exactly: i) { return .integer(n) }
+        if let d = value as? Double { return .double(d) }
+        if let f = value as? Float { return .double(Double(f)) }
+        return .string(plain)
+    }
+
     /// The specifier Apple's key uses for this value: `%@`, `%lld`, `%lf`.
     var specifier: String {
         switch self {

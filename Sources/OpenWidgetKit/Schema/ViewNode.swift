@@ -211,15 +211,17 @@ public struct ImageAsset: Codable, Hashable, Sendable {
     public init(name: String, variants: [ImageVariant]) { self.name = name; self.variants = variants }
 
     /// The variant to draw at `scale` pixels per point: the smallest scale at least `scale`,
-    /// else the largest (a 2x picture draws the 2x file; 3x content shrinks, 1x grows).
+    /// else the largest (a 2x picture draws the 2x file; 3x content shrinks, 1x grows); only
+    /// variants of scale 1…`WireValidation.maxImageScale` count.
     public func variant(forScale scale: Double) -> ImageVariant? {
-        let sorted = variants.sorted { $0.scale < $1.scale }
+        let sorted = variants.filter { $0.scale >= 1 && $0.scale <= WireValidation.maxImageScale }.sorted { $0.scale < $1.scale }
         return sorted.first { $0.scale >= scale - 0.01 } ?? sorted.last
     }
 
-    /// Size in points (of the largest-scale variant, whose points all variants share).
+    /// Size in points (of the largest-scale variant, whose points all variants share); nil when
+    /// no variant has a usable scale and size.
     public var pointSize: (width: Double, height: Double)? {
-        guard let v = variants.max(by: { $0.scale < $1.scale }), v.scale > 0 else { return nil }
+        guard let v = variant(forScale: WireValidation.maxImageScale), v.width > 0, v.height > 0 else { return nil }
         return (Double(v.width) / v.scale, Double(v.height) / v.scale)
     }
 }

@@ -33,10 +33,11 @@ public enum WireValidation {
     public static let maxSize: Double = 1e9
     public static let maxMagnitude: Double = 1e100
     public static let maxCount = 1_000_000_000
-    /// An asset image (`ViewNode.asset`): at most this many variants (1x/2x/3x × light/dark),
-    /// each with a scale of 1…`maxImageScale`, sides of 1…`maxImageSide` pixels, at most
-    /// `maxImagePixels` pixels (what a renderer allocates to decode it) and at most
-    /// `maxImageBase64Bytes` of base64 PNG.
+    /// An asset image (`ViewNode.asset`): at most this many variants (1x/2x/3x × light/dark) and
+    /// `maxImageBase64Bytes` of base64 PNG each, refused here; its numbers are held to the rules
+    /// above (scale a `number`, sizes a `count`), and a renderer draws only a variant of scale
+    /// 1…`maxImageScale` whose sides are 1…`maxImageSide` pixels and at most `maxImagePixels`
+    /// (what it allocates to decode it), as its PNG header must confirm.
     public static let maxImageVariants = 8
     public static let maxImageScale = 4.0
     public static let maxImageSide = 4096
@@ -213,16 +214,9 @@ public enum WireValidation {
                 for (i, v) in x.variants.enumerated() where a.problem == nil {
                     for key in Keys.imageVariant {
                         switch key {
-                        case .scale:
-                            a.check("asset variants[\(i)].scale", v.scale, .number)
-                            if a.problem == nil && !(v.scale >= 1 && v.scale <= maxImageScale) {
-                                a.limit("asset variants[\(i)].scale", Int.max, Int(maxImageScale))
-                            }
-                        case .width: a.limit("asset variants[\(i)].width", v.width, maxImageSide, minimum: 1)
-                        case .height:
-                            a.limit("asset variants[\(i)].height", v.height, maxImageSide, minimum: 1)
-                            a.limit("asset variants[\(i)] pixels", v.width.multipliedReportingOverflow(by: v.height).partialValue,
-                                    maxImagePixels, minimum: 1)
+                        case .scale: a.check("asset variants[\(i)].scale", v.scale, .number)
+                        case .width: a.count("asset variants[\(i)].width", v.width)
+                        case .height: a.count("asset variants[\(i)].height", v.height)
                         case .png: a.limit("asset variants[\(i)].png bytes", v.png.utf8.count, maxImageBase64Bytes)
                         case .appearance: break
                         }

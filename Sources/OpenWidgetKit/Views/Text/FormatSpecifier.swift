@@ -69,8 +69,10 @@ enum FormatSpecifier {
 }
 
 extension LocalizedStringKey.StringInterpolation {
-    /// `"\(ratio * 100, specifier: "%.0f")%"`: the value by a printf conversion (`FormatSpecifier`).
+    /// `"\(ratio * 100, specifier: "%.0f")%"`: the value by a printf conversion (`FormatSpecifier`);
+    /// in the key for the string tables, the specifier itself, as Apple's key has it.
     public mutating func appendInterpolation<T>(_ value: T, specifier: String) {
-        appendInterpolation(FormatSpecifier.format(value, specifier: specifier))
+        let formatted = FormatSpecifier.format(value, specifier: specifier)
+        appendValue(formatted, .of(value, plain: formatted), specifier: specifier)
     }
 }

@@ -73,16 +73,7 @@ public struct LocalizedStringKey: ExpressibleByStringInterpolation, Hashable, Se
         public mutating func appendInterpolation<T>(_ value: T) {
             if let text = value as? Text { appendInterpolation(text); return }
             let plain = String(describing: value)
-            let argument: LocalizationArgument = if let i = value as? any BinaryInteger, let n = Int64(exactly: i) {
-                .integer(n)
-            } else if let d = value as? Double {
-                .double(d)
-            } else if let f = value as? Float {
-                .double(Double(f))
-            } else {
-                .string(plain)
-            }
-            appendValue(plain, argument)
+            appendValue(plain, .of(value, plain: plain))
         }
         public mutating func appendInterpolation<F: TextFormatStyle>(_ value: F.FormatInput, format: F) {
             if format is DateTimeFormatStyle, value is Date {
@@ -113,9 +104,10 @@ public struct LocalizedStringKey: ExpressibleByStringInterpolation, Hashable, Se
             appendInterpolation(Text(timerInterval: timerInterval, pauseTime: pauseTime, countsDown: countsDown, showsHours: showsHours))
         }
 
-        /// A value: `plain` in the text as written, `argument` for a translation.
-        private mutating func appendValue(_ plain: String, _ argument: LocalizationArgument) {
-            format += argument.specifier
+        /// A value: `plain` in the text as written, `argument` for a translation, `specifier` (or
+        /// the argument's own) in the key.
+        mutating func appendValue(_ plain: String, _ argument: LocalizationArgument, specifier: String? = nil) {
+            format += specifier ?? argument.specifier
             arguments.append(argument)
             appendPlain(plain)
         }
