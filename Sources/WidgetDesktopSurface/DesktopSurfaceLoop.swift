@@ -41,6 +41,12 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     public var onLayout: (DesktopViewMessage.Layout) -> Void = { _ in }
     /// Keyboard focus for the scene's menu and edit mode, when the backend can take it.
     public var setKeyboardWanted: (Bool, DisplayOutput.ID) -> Void = { _, _ in }
+    /// The benchmark's frame log (`FrameTimingLog`), nil when off: a line after each frame.
+    public var frameLog: FrameTimingLog?
+    /// With a frame log: waits until the display server has handled what was flushed (X11:
+    /// `XSync`), so a frame's line is written once its pixels are on screen.
+    public var syncDisplay: () -> Void = {}
+    private var presented = false
 
     public init(backend: any DisplayBackend, stream: ViewStreamClient, scene: DesktopScene, actions: WidgetActions,
                 clock: @escaping () -> Date = { Date() }, log: @escaping (String) -> Void) {
@@ -61,6 +67,11 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         while true {
             refresh()
             do { try backend.flush() } catch { return displayLost(error) }
+            if presented, let frameLog {
+                presented = false
+                syncDisplay()
+                frameLog.framePresented()
+            }
             var fds = [pollfd(fd: backend.pollDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: tickTimer, events: Int16(POLLIN), revents: 0),
@@ -75,7 +86,10 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
             // The display every round: Xlib may hold events read along with a reply.
             do { try backend.dispatch() } catch { return displayLost(error) }
             if fds[1].revents != 0 { readStream() }
-            if fds[2].revents != 0 { drain(tickTimer); scene.tick(now: clock()) }
+            if fds[2].revents != 0 {
+                drain(tickTimer)
+                if scene.tick(now: clock()) { frameLog?.note("tick") }
+            }
             if fds[3].revents != 0 { drain(retryTimer); connectStream() }
         }
     }
@@ -108,6 +122,10 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
                 if m.snapshot, let layout = m.layout { onLayout(layout) }
                 scene.apply(m, now: clock())
                 if m.snapshot { snapshotPending = true }
+                if let frameLog {
+                    if m.snapshot { frameLog.note("snapshot") }
+                    for w in m.widgets { frameLog.note(w.id) }
+                }
             case .malformed(let why):
                 log("view stream: \(why)")
             case .disconnected(let why):
@@ -158,7 +176,7 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         for output in outputs where scene.needsFrame(on: output.id) {
             guard let buffer = backend.nextBuffer(for: output.id) else { continue }
             let damage = scene.draw(into: buffer)
-            if !damage.isEmpty { backend.present(buffer, damage: damage) }
+            if !damage.isEmpty { backend.present(buffer, damage: damage); presented = true }
         }
         if let next = scene.nextTick(after: clock()) { armAbsolute(tickTimer, at: next) } else { disarm(tickTimer) }
     }

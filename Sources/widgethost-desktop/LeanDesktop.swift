@@ -28,6 +28,8 @@ enum LeanDesktop {
         loop.onLayout = { x11?.fallbackScale = $0.scale }
         loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
         loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
+        loop.frameLog = FrameTimingLog.fromEnvironment(loaded.environment, warn: log)
+        if loop.frameLog != nil, let x11 { loop.syncDisplay = { x11.sync() } }
         return loop.run()
     }
 }
