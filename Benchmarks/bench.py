@@ -30,6 +30,10 @@ other (never concurrently), so the ratios compare like with like.
   W5  scale: 500 instances with 60-entry timelines: time to the first complete output, host
       RSS, CPU per second of steady swapping.
   W6  worker cold start (spawn + dlopen + first answer) and warm round trip.
+  W8  one ticking clock on the desktop (widgethost run + the lean widgethost-desktop under Xvfb)
+      against a conky window; W9 ten widgets on the desktop, one ticking, against conky with ten
+      items, and the latency from a container write to the new pixels on screen: see
+      Benchmarks/bench_desktop.py.
   W7  start-up: exec of `run` to the first complete output (all 11 widgets of W1 written), CPU of
       the host and its worker(s) at that moment (/proc/<pid>/schedstat), cold (empty state
       directory) and warm (the saved timelines of the previous run on screen first); and each start
@@ -759,7 +763,7 @@ def main():
     ap.add_argument("--habit", help="the HabitWidget .so (W6, a Swift plugin)")
     ap.add_argument("--system", help="the SystemWidgets .so (W1s, the Swift system bundle's clock)")
     ap.add_argument("--probes", help="the folder with w2probe and w2floor (W2 without polling)")
-    ap.add_argument("--only", default="W1,W1r,W1s,W2,W3,W4,W5,W6,W7")
+    ap.add_argument("--only", default="W1,W1r,W1s,W2,W3,W4,W5,W6,W7,W8,W9")
     ap.add_argument("--host-outputs", default="txt,files",
                     help="W1: one host row per outputs setting (txt: out/<id>.txt only; files: .txt and .json; "
                          "stdout: `--stdout i3bar` and no file, like i3status)")
@@ -772,6 +776,9 @@ def main():
     ap.add_argument("--scale", type=int, default=500)
     ap.add_argument("--clock-jump", type=float, default=2.0,
                     help="W4: set the system clock forward by this many seconds and back again (needs CAP_SYS_TIME; 0: no jump)")
+    ap.add_argument("--plugins-dir", default=os.path.join(ROOT, "Plugins"),
+                    help="W8/W9: the plugins folder as scripts/install-plugins.sh fills it")
+    ap.add_argument("--latency-changes", type=int, default=100, help="W9: container writes timed to the screen")
     ap.add_argument("--out", help="also write the Markdown here")
     args = ap.parse_args()
     args.w6_plugins = [("C plugin (bench_widgets.c)", args.plugin, "clock", "accessoryInline")]
@@ -783,7 +790,9 @@ def main():
     for w in args.only.split(","):
         print(f"running {w}…", file=sys.stderr, flush=True)
         before = len(results)
-        {"W1": w1, "W1r": w1r, "W1s": w1s, "W7": w7, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6}[w.strip()](args, results)
+        import bench_desktop
+        {"W1": w1, "W1r": w1r, "W1s": w1s, "W7": w7, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6,
+         "W8": bench_desktop.w8, "W9": bench_desktop.w9}[w.strip()](args, results)
         for table in results[before:]:
             print(table + "\n", flush=True)
     if args.out:

@@ -1,7 +1,8 @@
 /*
  * Widgets for the benchmarks, in C so the host's own costs are what is measured:
  *   file0 … file9  show $WIDGETHOST_CONTAINERS/group.bench/file<i>.txt (policy never: the host
- *                  reloads them when the container changes)
+ *                  reloads them when the container changes); accessoryInline, and systemSmall
+ *                  for the desktop workload (W9)
  *   clock          60 entries one second apart, policy atEnd (text HH:MM:SS, UTC)
  *   tick           60 entries one second apart, policy atEnd (the scale workload)
  *   idle           one entry, policy never (the idle workload)
@@ -45,7 +46,7 @@ static int32_t bench_invoke(const uint8_t *request, size_t request_length, uint8
         for (int i = 0; i < 10; i++) {
             char w[256];
             snprintf(w, sizeof w, "{\"configuration\":\"StaticConfiguration\",\"description\":\"\",\"displayName\":\"file%d\","
-                     "\"families\":[\"accessoryInline\"],\"kind\":\"file%d\",\"parameters\":[]},", i, i);
+                     "\"families\":[\"accessoryInline\",\"systemSmall\"],\"kind\":\"file%d\",\"parameters\":[]},", i, i);
             strcat(widgets, w);
         }
         const char *names[] = {"clock", "tick", "idle"};

@@ -47,6 +47,12 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     public var setKeyboardWanted: (Bool, DisplayOutput.ID) -> Void = { _, _ in }
     /// More descriptors to serve (the AT-SPI bridge), polled after the loop's own.
     public var sources: [any SurfaceLoopSource] = []
+    /// The benchmark's frame log (`FrameTimingLog`), nil when off: a line after each frame.
+    public var frameLog: FrameTimingLog?
+    /// With a frame log: waits until the display server has handled what was flushed (X11:
+    /// `XSync`), so a frame's line is written once its pixels are on screen.
+    public var syncDisplay: () -> Void = {}
+    private var presented = false
 
     public init(backend: any DisplayBackend, stream: ViewStreamClient, scene: DesktopScene, actions: WidgetActions,
                 clock: @escaping () -> Date = { Date() }, log: @escaping (String) -> Void) {
@@ -68,6 +74,11 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
             refresh()
             for source in sources { source.sceneRefreshed(scene, outputs: backend.outputs) }
             do { try backend.flush() } catch { return displayLost(error) }
+            if presented, let frameLog {
+                presented = false
+                syncDisplay()
+                frameLog.framePresented()
+            }
             var fds = [pollfd(fd: backend.pollDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: stream.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: tickTimer, events: Int16(POLLIN), revents: 0),
@@ -79,11 +90,20 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
             let queued = (backend as? DisplayEventQueue)?.hasQueuedEvents ?? false
             let n = poll(&fds, nfds_t(fds.count), queued ? 0 : -1)
             if n < 0 { if errno == EINTR { continue }; log("poll: \(String(cString: strerror(errno)))"); return 1 }
-            if fds[4].revents != 0 { return 0 }
+            if fds[4].revents != 0 {
+                // Take the signal: left pending on this thread (SIGTERM stays blocked), it would
+                // stop at once the next loop run on it (the tests' loops share pool threads).
+                var info = [UInt8](repeating: 0, count: 128)
+                _ = read(signals, &info, info.count)
+                return 0
+            }
             // The display every round: Xlib may hold events read along with a reply.
             do { try backend.dispatch() } catch { return displayLost(error) }
             if fds[1].revents != 0 { readStream() }
-            if fds[2].revents != 0 { drain(tickTimer); scene.tick(now: clock()) }
+            if fds[2].revents != 0 {
+                drain(tickTimer)
+                if scene.tick(now: clock()) { frameLog?.note("tick") }
+            }
             if fds[3].revents != 0 { drain(retryTimer); connectStream() }
             for (i, source) in sources.enumerated() where fds[5 + i].revents != 0 { source.dispatch() }
         }
@@ -118,6 +138,10 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
                 scene.apply(m, now: clock())
                 if m.snapshot { snapshotPending = true }
                 if m.layout != nil { assignmentStale = true }
+                if let frameLog {
+                    if m.snapshot { frameLog.note("snapshot") }
+                    for w in m.widgets { frameLog.note(w.id) }
+                }
             case .malformed(let why):
                 log("view stream: \(why)")
             case .disconnected(let why):
@@ -182,7 +206,7 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         for output in outputs where scene.needsFrame(on: output.id) {
             guard let buffer = backend.nextBuffer(for: output.id) else { continue }
             let damage = scene.draw(into: buffer)
-            if !damage.isEmpty { backend.present(buffer, damage: damage) }
+            if !damage.isEmpty { backend.present(buffer, damage: damage); presented = true }
         }
         if let next = scene.nextTick(after: clock()) { armAbsolute(tickTimer, at: next) } else { disarm(tickTimer) }
     }

@@ -394,7 +394,7 @@ final class WidgetPainter {
     // MARK: text and symbols
 
     private func paintText(_ p: PlacedNode, _ env: PaintEnvironment) {
-        guard let t = p.text, !t.string.isEmpty else { return }
+        guard let t = p.text, !t.string.isEmpty, meetsClip(p, margin: t.font.size / 2) else { return }
         let wrap = t.width
         text.configure(t.string, font: t.font, width: wrap, maxLines: t.maxLines, alignment: t.alignment)
         // Pango aligns lines inside the wrap width; the content frame is the widest line.
@@ -415,7 +415,7 @@ final class WidgetPainter {
     private func paintImage(_ p: PlacedNode, _ env: PaintEnvironment) {
         let r = p.contentFrame
         let side = min(r.width, r.height)
-        guard side > 0 else { return }
+        guard side > 0, meetsClip(p, margin: side / 2) else { return }
         if env.redacted {
             set(redactionColor(env), env)
             roundedRect(r, radius: side * 0.2)
@@ -463,6 +463,19 @@ final class WidgetPainter {
         if template { set(color(nil, env), env) }
         image.paint(on: cr, in: p.contentFrame, alpha: env.opacity, template: template)
         return true
+    }
+
+    /// Whether `p`'s frames, outset by `margin` points (at least 2: glyphs overhang their
+    /// boxes), meet the clip. A text or symbol wholly outside it is neither laid out nor shaped
+    /// again — the lean desktop redraws only a damaged rectangle (a clock's seconds), and the
+    /// clip would discard every pixel of it anyway; a picture drawn whole is unaffected.
+    private func meetsClip(_ p: PlacedNode, margin: Double) -> Bool {
+        var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+        cairo_clip_extents(cr, &x0, &y0, &x1, &y1)
+        let m = margin.isFinite ? max(2, margin) : .infinity
+        let left = min(p.frame.x, p.contentFrame.x) - m, top = min(p.frame.y, p.contentFrame.y) - m
+        let right = max(p.frame.maxX, p.contentFrame.maxX) + m, bottom = max(p.frame.maxY, p.contentFrame.maxY) + m
+        return !(right <= x0 || left >= x1 || bottom <= y0 || top >= y1)
     }
 
     // MARK: shapes

@@ -48,6 +48,8 @@ enum LeanDesktop {
             a11y.screenOrigin = { id in x11?.origins[id].map { (Double($0.x), Double($0.y)) } }
             loop.sources.append(a11y)
         }
+        loop.frameLog = FrameTimingLog.fromEnvironment(loaded.environment, warn: log)
+        if loop.frameLog != nil, let x11 { loop.syncDisplay = { x11.sync() } }
         return loop.run()
     }
 }

@@ -398,6 +398,9 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
 
     func flush() throws { XFlush(display) }
 
+    /// Waits until the server has handled every request sent (the frame log's "on screen").
+    func sync() { XSync(display, 0) }
+
     var hasQueuedEvents: Bool { XEventsQueued(display, QueuedAlready) > 0 }
 
     func dispatch() throws {

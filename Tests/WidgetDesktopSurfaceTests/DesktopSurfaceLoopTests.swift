@@ -38,6 +38,67 @@ import Glibc
         #expect(running.stop() == 0)
         close(peer)
     }
+
+    /// With `WIDGETHOST_DESKTOP_FRAME_LOG`, each frame presented writes one line: its monotonic
+    /// time and what the stream changed since the frame before (the benchmark's latency from a
+    /// widget's change to the screen); a change that draws nothing new writes nothing.
+    @Test func theFrameLogNamesWhatEachFrameShowsNew() throws {
+        let host = try FakeViewHost()
+        defer { host.stop() }
+        let logPath = host.directory + "/frames.log"
+        defer { unlink(logPath) }
+        let backend = FakeDisplayBackend(outputs: [Self.monitor])
+        let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: host.path), scene: DesktopScene(),
+                                      actions: WidgetActions(controlSocket: host.path, configPath: "/nonexistent", environment: [:],
+                                                             editExecutable: "/nonexistent", log: { _ in }),
+                                      log: { _ in })
+        var warnings: [String] = []
+        loop.frameLog = FrameTimingLog.fromEnvironment(["WIDGETHOST_DESKTOP_FRAME_LOG": logPath], warn: { warnings.append($0) })
+        #expect(loop.frameLog != nil && warnings.isEmpty, "\(warnings)")
+        #expect(FrameTimingLog.fromEnvironment([:], warn: { _ in }) == nil)
+        let before = monotonicNanoseconds()
+        let running = LoopThread(loop)
+        let peer = try #require(host.accept())
+        #expect(host.readLine(peer) == #"{"op":"watch"}"#)
+        host.write(peer, try ViewStreamClientTests.line(ViewStreamClientTests.snapshot))
+        #expect(backend.eventually { $0.presents == 1 }, "\(backend.state)")
+        #expect(backend.eventually { _ in Self.lines(logPath).count == 1 })
+        let first = Self.lines(logPath)
+        #expect(first.first?.words == ["snapshot", "clock-systemSmall"], "\(first)")
+
+        // The same tree again draws nothing and logs nothing; a new one is the next line.
+        var same = ViewStreamClientTests.snapshot
+        same.snapshot = false
+        same.layout = nil
+        host.write(peer, try ViewStreamClientTests.line(same))
+        var changed = same
+        changed.widgets[0].view = text("12:01")
+        host.write(peer, try ViewStreamClientTests.line(changed))
+        #expect(backend.eventually { $0.presents == 2 }, "\(backend.state)")
+        #expect(backend.eventually { _ in Self.lines(logPath).count == 2 })
+        let all = Self.lines(logPath)
+        #expect(all.count == 2 && all[1].words == ["clock-systemSmall"], "\(all)")
+        let after = monotonicNanoseconds()
+        #expect(all.allSatisfy { $0.time >= before && $0.time <= after } && all[0].time <= all[1].time, "\(all) not in \(before)...\(after)")
+        #expect(running.stop() == 0)
+        #expect(Self.lines(logPath).count == 2, "a stop writes no line")
+        close(peer)
+    }
+
+    static func lines(_ path: String) -> [(time: Int64, words: [String])] {
+        let text = (try? FileIO.readRegularFile(path)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let w = line.split(separator: " ").map(String.init)
+            guard let t = w.first.flatMap({ Int64($0) }) else { return nil }
+            return (t, Array(w.dropFirst()))
+        }
+    }
+
+    func monotonicNanoseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
 }
 
 /// Runs a loop on a thread of its own; `stop()` sends that thread SIGTERM and returns the status.

@@ -250,6 +250,12 @@ public enum WireCodec {
     public static func decodeRecordFields(_ data: Data) -> WireRecordFields? {
         try? WireJSONReader.recordFields(from: data)
     }
+
+    /// One line of the host's desktop view stream (without its `\n`), read directly; nil where
+    /// the direct reader declines (the caller then asks `JSONDecoder` for its verdict).
+    public static func decodeViewStreamFields(_ data: Data) -> WireViewStreamFields? {
+        try? WireJSONReader.viewStreamFields(from: data)
+    }
 }
 
 /// A plugin's answer as read by `WireCodec.readAnswer`: its bytes, the response, and where each

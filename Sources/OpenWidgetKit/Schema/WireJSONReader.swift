@@ -111,6 +111,80 @@ struct WireJSONReader {
         }
     }
 
+    /// One line of the host's desktop view stream (`DesktopViewMessage` in WidgetHostCore,
+    /// `WireCodec.decodeViewStreamFields`), or `Unsupported` where `JSONDecoder` might read it
+    /// differently or must give its error (see the type's note).
+    static func viewStreamFields(from data: Data) throws -> WireViewStreamFields {
+        try data.withUnsafeBytes { raw in
+            var r = WireJSONReader(raw)
+            var snapshot: Bool?, layout: ViewStreamLayout?, widgets: [ViewStreamWidget]?, removed: [String]?
+            var cursor = try r.beginObject()
+            while let key = try r.nextKey(&cursor) {
+                switch key {
+                case "snapshot": snapshot = try r.bool()
+                case "layout": layout = try r.isNull() ? nil : try r.viewStreamLayout()
+                case "widgets":
+                    var list: [ViewStreamWidget] = []
+                    var c = try r.beginArray()
+                    while try r.nextElement(&c) { list.append(try r.viewStreamWidget()) }
+                    widgets = list
+                case "removed": removed = try r.strings()
+                default: try r.skipValue()
+                }
+            }
+            r.skipSpace()
+            guard r.i == raw.count, let snapshot, let widgets, let removed else { throw Unsupported() }
+            return WireViewStreamFields(snapshot: snapshot, layout: layout, widgets: widgets, removed: removed)
+        }
+    }
+
+    private mutating func viewStreamLayout() throws -> ViewStreamLayout {
+        var widgets: [String]?, anchor: String?, margin: Double?, gap: Double?, columns: Int?, scale: Double?, dark: Bool?
+        var output: String?, outputs: [String: String]?
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "widgets": widgets = try strings()
+            case "anchor": anchor = try string()
+            case "margin": margin = try double()
+            case "gap": gap = try double()
+            case "columns": columns = try int()
+            case "scale": scale = try double()
+            case "dark": dark = try isNull() ? nil : try bool()
+            case "output": output = try isNull() ? nil : try string()
+            case "outputs":
+                if try isNull() { outputs = nil; break }
+                var map: [String: String] = [:]
+                var inner = try beginObject()
+                while let id = try nextKey(&inner) { map[id] = try string() }
+                outputs = map
+            default: try skipValue()
+            }
+        }
+        guard let widgets, let anchor, let margin, let gap, let columns, let scale else { throw Unsupported() }
+        return ViewStreamLayout(widgets: widgets, anchor: anchor, margin: margin, gap: gap, columns: columns, scale: scale, dark: dark,
+                                output: output, outputs: outputs)
+    }
+
+    private mutating func viewStreamWidget() throws -> ViewStreamWidget {
+        var id: String?, kind: String?, family: WidgetFamily?, view: ViewNode?, entryDate: Date?, stale: Bool?, running: Bool?
+        var cursor = try beginObject()
+        while let key = try nextKey(&cursor) {
+            switch key {
+            case "id": id = try string()
+            case "kind": kind = try string()
+            case "family": family = try widgetFamily()
+            case "view": view = try isNull() ? nil : try viewNode()
+            case "entryDate": entryDate = try isNull() ? nil : try date()
+            case "stale": stale = try bool()
+            case "running": running = try bool()
+            default: try skipValue()
+            }
+        }
+        guard let id, let kind, let family, let stale, let running else { throw Unsupported() }
+        return ViewStreamWidget(id: id, kind: kind, family: family, view: view, entryDate: entryDate, stale: stale, running: running)
+    }
+
     // MARK: - the wire types
 
     private mutating func response() throws -> WireResponse {

@@ -103,14 +103,16 @@ extension WidgetHost {
         let widgets = scheduler.instances.values.sorted { $0.id < $1.id }.map { inst -> HostStatus.Widget in
             let entry = inst.currentEntry
             let out = publisher.current(inst.id)
+            // A widget with no text output publishes nothing: its text is rendered now.
+            let rendered = out == nil ? scheduler.currentText(inst, now: loop.now) : nil
             return HostStatus.Widget(
                 id: inst.id, kind: inst.spec.kind, family: inst.spec.family.rawValue, bundle: inst.spec.bundleName,
-                parameters: inst.spec.parameters, text: out?.text, relevance: entry?.relevance?.score, entryDate: entry?.date,
+                parameters: inst.spec.parameters, text: out?.text ?? rendered?.text, relevance: entry?.relevance?.score, entryDate: entry?.date,
                 entries: inst.entries.count, nextReload: inst.nextReload,
                 nextReloadReason: inst.nextReload == nil ? nil : inst.nextReloadReason,
                 lastReload: inst.lastRequest, lastReloadReason: inst.lastReloadReason, lastReloadSeconds: inst.lastReloadSeconds,
                 reloading: inst.inFlight, timelineRequests: inst.requestCount, consecutiveFailures: inst.consecutiveFailures,
-                lastError: inst.lastError, url: out?.url,
+                lastError: inst.lastError, url: out?.url ?? rendered?.url,
                 controls: entry.map { InteractionTargets.controls(in: $0.view) } ?? [],
                 budgetExhaustedUntil: inst.budgetBlockedUntil)
         }

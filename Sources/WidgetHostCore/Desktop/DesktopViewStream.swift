@@ -180,10 +180,6 @@ public final class DesktopViewStream {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// One line of the stream: `WireCodec` JSON and `\n`.
-    static func encode(_ message: DesktopViewMessage) -> [UInt8]? {
-        guard var bytes = try? Array(WireCodec.encode(message)) else { return nil }
-        bytes.append(0x0a)
-        return bytes
-    }
+    /// One line of the stream: `WireCodec` JSON and `\n`, written directly (`DesktopViewMessageJSON`).
+    static func encode(_ message: DesktopViewMessage) -> [UInt8]? { DesktopViewMessageJSON.line(message) }
 }

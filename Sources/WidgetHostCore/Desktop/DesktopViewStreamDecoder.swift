@@ -33,6 +33,7 @@ public struct DesktopViewStreamDecoder: Sendable {
     }
 
     static func decode(_ line: [UInt8]) throws -> DesktopViewMessage {
+        if let m = DesktopViewMessageJSON.message(line) { return m }
         let data = Data(line)
         do { return try WireCodec.decode(DesktopViewMessage.self, from: data) } catch {
             if let answer = try? ControlCodec.decode(ControlResponse.self, line: line), !answer.ok {

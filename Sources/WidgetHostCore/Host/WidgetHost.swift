@@ -25,7 +25,7 @@ public final class WidgetHost {
     public let desktopView: DesktopViewStream
     /// A new configuration was applied: the next desktop refresh is a snapshot.
     var desktopSnapshotDue = false
-    private let loop: any HostLoop
+    let loop: any HostLoop
     let logger: Logger
     private var pluginDebouncer: Debouncer?
     private var pluginRescanRetry: (any HostTimer)?

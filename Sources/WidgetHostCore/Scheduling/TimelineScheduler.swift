@@ -369,11 +369,28 @@ public final class TimelineScheduler {
         if let next { timer?.arm(at: next) } else { timer?.disarm() }
     }
 
+    /// The text and URL `inst`'s current entry renders to at `now` (what its text outputs would
+    /// show), for `status`; nil before its first entry.
+    public func currentText(_ inst: WidgetInstance, now: Date) -> (text: String, url: String?)? {
+        guard let entry = inst.currentEntry else { return nil }
+        let r = renderer.render(entry.view, family: inst.spec.family, now: now)
+        return (r.text, r.url)
+    }
+
     private func show(_ inst: WidgetInstance, _ entry: WireEntry, now: Date) {
         if let drawGuard, drawGuard.refuses(inst.id) {
             inst.liveChange = nil
             publisher.publish(WidgetOutput(id: inst.id, text: "", class: ["error"], kind: inst.spec.kind, family: inst.spec.family.rawValue,
                                            stale: true, error: drawGuard.notice(for: inst.id)), to: inst.spec.outputs)
+            return
+        }
+        // A widget with no text output (the desktop only, or pictures only) is not rendered as
+        // text for nobody: `status` renders its text when asked (`currentText`). For a ticking
+        // desktop clock that was a third of the host's CPU per second (issue 26).
+        guard inst.spec.outputs.contains(where: { !$0.isPicture }) else {
+            inst.liveChange = renderer.nextChange(of: entry.view, after: now)
+            pictures?.show(inst.spec, view: entry.view, now: now, live: inst.liveChange != nil)
+            onShown(inst, entry)
             return
         }
         drawGuard?.willDraw(inst.id)
