@@ -93,10 +93,11 @@ import Testing
     var swiftc: String { FileManagerFree.exists("/opt/swift/usr/bin/swiftc") ? "/opt/swift/usr/bin/swiftc" : "/usr/bin/swiftc" }
 
     /// The maps of the C modules SwiftPM generated (OpenCombine imports COpenCombineHelpers), passed
-    /// as SwiftPM passes them.
+    /// as SwiftPM passes them. Not the `-tool` copies SwiftPM makes for a build plugin's tool
+    /// (`widget-resource-compiler`): the same modules again, which the compiler calls redefinitions.
     var cModuleMapFlags: [String] {
         run("/usr/bin/find", [TestPaths.products, "-maxdepth", "2", "-name", "module.modulemap"]).stdout
-            .split(separator: "\n").flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
+            .split(separator: "\n").filter { !$0.contains("-tool.build/") }.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
     }
 
     /// The modules of the build's module folder that `module` loads, from the compiler's own trace.
