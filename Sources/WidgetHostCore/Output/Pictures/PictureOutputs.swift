@@ -162,7 +162,7 @@ public final class PictureOutputs {
         let settings = config.pictureSettings(for: job.spec.id)
         let p = paths(job.spec)
         let request = PictureRenderRequest(id: job.spec.id, family: job.spec.family, now: job.now, scale: settings.scale,
-                                           dark: settings.colorScheme == .dark, png: p.png, svg: p.svg, regions: p.regions,
+                                           dark: job.spec.colorScheme == .dark, png: p.png, svg: p.svg, regions: p.regions,
                                            maxBytes: settings.maxFileKB * 1024, tint: settings.pictureTint)
         return DrawnKey(view: job.view, family: job.spec.family, settings: settings, request: request)
     }
