@@ -143,6 +143,39 @@ import Glibc
         #expect(lines.count == 3, "one line per change: \(lines)")
     }
 
+    /// The host's side alone, on exact values: a watch saying "dark" re-evaluates the widget whose
+    /// `picture.colorScheme` is "system" (its text output takes the dark branch) and no other; one
+    /// saying "light" brings it back; one saying anything else is refused with the reason, and the
+    /// host goes on as it was.
+    @Test func aWatchSaysTheSchemeAndOnlySystemWidgetsAreReEvaluated() throws {
+        let config = """
+        {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "state/control.sock"},
+         "widgets": [{"id": "follows", "kind": "AppearanceWidget", "family": "accessoryInline", "outputs": ["files"], "picture": {"colorScheme": "system"}},
+                     {"id": "day", "kind": "AppearanceWidget", "family": "accessoryInline", "outputs": ["files"]},
+                     {"id": "night", "kind": "AppearanceWidget", "family": "accessoryInline", "outputs": ["files"], "picture": {"colorScheme": "dark"}}]}
+        """
+        let d = try RunningDaemon(config: config) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin(TestPaths.appleStyleProduct), dir + "/Plugins/AppleStyleWidget.so"])
+        }
+        let socket = d.dir.path + "/state/control.sock"
+        func texts() -> [String?] { ["follows", "day", "night"].map { d.text($0) } }
+        try #require(eventually { texts() == ["light", "light", "dark"] }, "\(texts())\n\(d.stderr)")
+
+        let dark = try #require(ViewStreamSubscriber(socket: socket, request: #"{"op":"watch","colorScheme":"dark"}"#))
+        #expect(eventually { texts() == ["dark", "light", "dark"] }, "\(texts())\n\(d.stderr)")
+        #expect(dark.wait { $0.first?.snapshot == true }, "the watch is served as ever")
+
+        let bad = try #require(ViewStreamSubscriber(socket: socket, request: #"{"op":"watch","colorScheme":"system"}"#))
+        #expect(bad.wait { _ in bad.ended }, "a refused watch is closed")
+        #expect(bad.failure?.contains(#"unknown colour scheme "system" (one of: light, dark)"#) == true, "\(bad.failure ?? "nil")")
+        #expect(texts() == ["dark", "light", "dark"], "a refused watch changes nothing")
+
+        let light = try #require(ViewStreamSubscriber(socket: socket, request: #"{"op":"watch","colorScheme":"light"}"#))
+        #expect(eventually { texts() == ["light", "light", "dark"] }, "\(texts())\n\(d.stderr)")
+        withExtendedLifetime((dark, light)) {}
+        #expect(d.stderr.contains("watch refused: unknown colour scheme"), "\(d.stderr)")
+    }
+
     /// A session bus with no portal (no service files for it): one line, light, and the surface runs.
     @Test func noPortalIsOneLineAndLight() throws {
         guard requireProgram("dbus-run-session", package: "dbus-daemon") != nil,
