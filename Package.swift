@@ -269,7 +269,7 @@ let package = Package(
         .testTarget(name: "WidgetHostCoreTests", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
-        .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
+        .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["CDBus", "WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

@@ -61,6 +61,11 @@ if [ -z "${WIDGETHOST_NO_BARS:-}" ]; then
     command -v dbus-run-session >/dev/null || missing+=(dbus-daemon)
     [ -x /usr/libexec/at-spi-bus-launcher ] || missing+=(at-spi2-core)
     /usr/bin/python3 -c "import gi; gi.require_version('Atspi', '2.0')" 2>/dev/null || missing+=(python3-gi gir1.2-atspi-2.0)
+    # DesktopColorSchemeTests: the real XDG desktop portal and its GTK backend (started by a
+    # private session bus, on Xvfb) relay color-scheme from GSettings (gsettings, libglib2.0-bin).
+    [ -x /usr/libexec/xdg-desktop-portal ] || missing+=(xdg-desktop-portal)
+    [ -x /usr/libexec/xdg-desktop-portal-gtk ] || missing+=(xdg-desktop-portal-gtk)
+    command -v gsettings >/dev/null || missing+=(libglib2.0-bin)
     # GnomeDesktopTests: a headless GNOME Shell 43 (Wayland, Xwayland on demand) with the shipped
     # extension; gjs asks it for screenshots and input (Tests/IntegrationTests/Fixtures/gnome-session-client.js).
     command -v gnome-shell >/dev/null || missing+=(gnome-shell)

@@ -65,6 +65,16 @@ final class DBusLink {
         return DBusArgument.arguments(of: reply)
     }
 
+    /// Queues a call without waiting: its reply comes later through `receive`, recognised by
+    /// `reply(in:to:)` with the serial returned (nil: not queued).
+    func send(_ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) -> UInt32? {
+        guard let message = dbus_message_new_method_call(destination, path, interface, member) else { return nil }
+        defer { dbus_message_unref(message) }
+        guard Self.append(arguments, to: message) else { return nil }
+        var serial: dbus_uint32_t = 0
+        return dbus_connection_send(connection, message, &serial) != 0 ? serial : nil
+    }
+
     /// Reads what the socket holds; the complete messages, each released after `body`. False
     /// when the connection is gone.
     func receive(_ body: (OpaquePointer) -> Void) -> Bool {
@@ -143,6 +153,16 @@ func signal(in message: OpaquePointer, of interface: String) -> (member: String,
     return (String(cString: member), DBusArgument.arguments(of: message))
 }
 
+/// What `message` says in answer to the call of `serial`: its arguments, or the error's name
+/// and text; nil when it is not that call's answer.
+func reply(in message: OpaquePointer, to serial: UInt32) -> Result<[DBusArgument], DBusLink.Failure>? {
+    let type = dbus_message_get_type(message)
+    guard type == 2 /* METHOD_RETURN */ || type == 3 /* ERROR */, dbus_message_get_reply_serial(message) == serial else { return nil }
+    if type == 2 { return .success(DBusArgument.arguments(of: message)) }
+    let text = DBusArgument.arguments(of: message).first?.stringValue ?? "failed"
+    return .failure(DBusLink.Failure(name: dbus_message_get_error_name(message).map { String(cString: $0) } ?? "Failed", message: text))
+}
+
 /// The fields of a method call the bridge answers. Value type; any thread.
 public struct DBusCall: Equatable, Sendable {
     public var path: String
@@ -162,4 +182,12 @@ public struct DBusCall: Equatable, Sendable {
         member = dbus_message_get_member(message).map { String(cString: $0) } ?? ""
         arguments = DBusArgument.arguments(of: message)
     }
+}
+
+/// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus` when it
+/// exists; nil when the session has none.
+func sessionBusAddress(_ environment: [String: String]) -> String? {
+    if let a = environment["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty { return a }
+    if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, access(runtime + "/bus", F_OK) == 0 { return "unix:path=" + runtime + "/bus" }
+    return nil
 }

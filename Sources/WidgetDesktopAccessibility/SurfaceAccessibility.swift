@@ -82,14 +82,7 @@ public final class SurfaceAccessibility: SurfaceLoopSource {
     /// `AT_SPI_BUS_ADDRESS`, else what the session bus's `org.a11y.Bus` says (never started for it).
     static func busAddress(_ environment: [String: String]) throws -> String {
         if let a = environment["AT_SPI_BUS_ADDRESS"], !a.isEmpty { return a }
-        let session: String
-        if let a = environment["DBUS_SESSION_BUS_ADDRESS"], !a.isEmpty {
-            session = a
-        } else if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty, access(runtime + "/bus", F_OK) == 0 {
-            session = "unix:path=" + runtime + "/bus"
-        } else {
-            throw NoBus(description: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set")
-        }
+        guard let session = sessionBusAddress(environment) else { throw NoBus(description: "no session bus: DBUS_SESSION_BUS_ADDRESS is not set") }
         let link = try DBusLink(address: session)
         let reply: [DBusArgument]
         do {

@@ -116,6 +116,14 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
 
     // MARK: - The stream
 
+    /// Connects to the host again (a new `watch`: the stream's `colorScheme` changed); a host
+    /// not there is retried as ever.
+    public func reconnectStream() {
+        stream.close()
+        retryDelay = 0.25
+        connectStream()
+    }
+
     private func connectStream() {
         if let why = stream.connect() {
             if !hostMissingSaid { log("\(why): widgets are shown as not running until a host streams them") }

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// The surface's subscription to the host's view stream (docs/architecture.md "The desktop
-/// program"): connects to the control socket, sends `{"op":"watch"}` and turns the lines that
+/// program"): connects to the control socket, sends `{"op":"watch"}` (with the desktop's
+/// `colorScheme` once it is known) and turns the lines that
 /// come back into `DesktopViewMessage`s. Non-blocking: the surface's loop polls `descriptor` and
 /// calls `readAvailable()` when it is readable; after `.disconnected` it calls `connect()` again
 /// later (the host restarting is a normal event, not an error).
@@ -24,6 +25,9 @@ public final class ViewStreamClient {
     }
 
     public let socketPath: String
+    /// The desktop's colour scheme said on each `watch` (`"colorScheme"`: `.dark` or `.light`;
+    /// nil: none said). A new one is said by connecting again.
+    public var colorScheme: ColorScheme?
     /// The connected socket, or -1 while not connected.
     public private(set) var descriptor: Int32 = -1
     private var splitter: LineSplitter
@@ -60,7 +64,8 @@ public final class ViewStreamClient {
             return "no host listens at \(socketPath) (\(why))"
         }
         // The request is a few bytes on a fresh socket: it fits the send buffer at once.
-        guard FileIO.writeAll(fd, Data(#"{"op":"watch"}"#.utf8 + [0x0a])) else {
+        let request = ControlCodec.encode(ControlRequest(op: .watch, colorScheme: colorScheme?.rawValue))
+        guard FileIO.writeAll(fd, Data(request)) else {
             let why = String(cString: strerror(errno))
             Glibc.close(fd)
             return "cannot ask \(socketPath) to watch: \(why)"

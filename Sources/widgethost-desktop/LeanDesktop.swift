@@ -10,8 +10,8 @@ import Glibc
 
 /// Start-up of the lean surface (docs/architecture.md "The desktop program"): a display
 /// backend (`DisplayBackendChoice`: Wayland layer-shell or X11), the host's view stream, the
-/// scene, the AT-SPI bridge when the session has an accessibility bus, and the loop; no GTK, no
-/// render process. Main thread.
+/// scene, the desktop portal's colour scheme and the AT-SPI bridge when the session has a bus,
+/// and the loop; no GTK, no render process. Main thread.
 enum LeanDesktop {
     /// How the widgets are shown: on the desktop, or in StandBy (full screen, two stacks), by
     /// night in red. Value type.
@@ -36,11 +36,22 @@ enum LeanDesktop {
         let scene = DesktopScene()
         if look.standBy { scene.standBy = StandByStacks() }
         scene.night = look.night
-        let loop = DesktopSurfaceLoop(backend: backend, stream: ViewStreamClient(socketPath: socket), scene: scene,
+        let stream = ViewStreamClient(socketPath: socket)
+        let loop = DesktopSurfaceLoop(backend: backend, stream: stream, scene: scene,
                                       actions: actions, log: log)
         loop.onLayout = { x11?.fallbackScale = $0.scale }
         loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
         loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
+        // Light/dark follows the desktop (the XDG portal's color-scheme), unless the layout sets
+        // it: drawn here, and told to the host (a new watch) for the "system" widgets' views.
+        if let scheme = PortalColorScheme.connect(environment: loaded.environment, log: log) {
+            scheme.onChange = { [unowned scene, unowned loop] dark in
+                scene.desktopDark = dark
+                stream.colorScheme = dark ? .dark : .light
+                loop.reconnectStream()
+            }
+            loop.sources.append(scheme)
+        }
         if let a11y = SurfaceAccessibility.connect(environment: loaded.environment, applicationName: "WidgetHost desktop",
                                                    version: openWidgetKitVersion, log: log) {
             a11y.inject = { [unowned loop] in loop.inject($0) }

@@ -167,12 +167,7 @@ import Glibc
         // A session bus with no org.a11y.Bus service files: nothing can start one.
         let services = TempDir()
         defer { services.remove() }
-        let busConfig = services.path + "/session.conf"
-        FileManagerFree.write(busConfig, """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig><type>session</type><listen>unix:dir=\(services.path)</listen><servicedir>\(services.path)</servicedir>
-        <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-        """)
+        let busConfig = bareSessionBusConfig(in: services.path)
         let environment = currentEnvironment().filter { e in !["DISPLAY=", "WAYLAND_DISPLAY=", "DBUS_SESSION_BUS_ADDRESS=", "AT_SPI_BUS_ADDRESS="].contains { e.hasPrefix($0) } }
             + ["DISPLAY=\(x.display)"]
         let surface = try BarProcess("/usr/bin/dbus-run-session", ["--config-file=\(busConfig)", "--", TestPaths.products + "/widgethost-desktop", "--config", d.dir.path + "/config.json"],

@@ -14,11 +14,12 @@ final class ViewStreamSubscriber {
     private(set) var failure: String?
     private(set) var ended = false
 
-    /// Connects to `socket` and asks for the stream; nil when the connection is refused.
-    init?(socket: String) {
+    /// Connects to `socket` and asks for the stream (`request`: the watch line); nil when the
+    /// connection is refused.
+    init?(socket: String, request line: String = #"{"op":"watch"}"#) {
         fd = connectUnix(socket)
         guard fd >= 0 else { return nil }
-        let request = Array("{\"op\":\"watch\"}\n".utf8)
+        let request = Array((line + "\n").utf8)
         guard request.withUnsafeBytes({ write(fd, $0.baseAddress!, $0.count) }) == request.count else { close(fd); return nil }
     }
 

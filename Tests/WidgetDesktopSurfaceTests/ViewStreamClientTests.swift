@@ -33,6 +33,20 @@ import Glibc
         return events
     }
 
+    /// The desktop's scheme goes with the watch, each time it connects.
+    @Test func theWatchSaysTheDesktopsColorScheme() throws {
+        let host = try FakeViewHost()
+        defer { host.stop() }
+        let client = ViewStreamClient(socketPath: host.path)
+        client.colorScheme = .dark
+        #expect(client.connect() == nil)
+        #expect(host.readLine(try #require(host.accept())) == #"{"colorScheme":"dark","op":"watch"}"#)
+        client.close()
+        client.colorScheme = .light
+        #expect(client.connect() == nil)
+        #expect(host.readLine(try #require(host.accept())) == #"{"colorScheme":"light","op":"watch"}"#)
+    }
+
     @Test func decodesTheSnapshotAndChangesSplitAnywhere() throws {
         let host = try FakeViewHost()
         defer { host.stop() }

@@ -15,7 +15,11 @@ public struct PictureSettings: Equatable, Sendable {
     /// Pixels per point: 1, 2 or 3 (a `systemSmall` widget at 2 is 316 × 316 pixels).
     public var scale: Int = 2
     /// Drawn in, and evaluated in: a widget drawn dark sees `colorScheme == .dark`, in every output.
+    /// With `followsDesktop` it is the fallback (light) until a desktop surface says its scheme.
     public var colorScheme: ColorScheme = .light
+    /// `"colorScheme": "system"`: the scheme the desktop surface reports on its `watch`
+    /// (`WidgetInstancePlanner.plan`'s `desktopColorScheme`), re-evaluated when it changes.
+    public var followsDesktop = false
     /// `fullColor`, or `accented`: iOS 18's tinted Home Screen — views are evaluated with
     /// `widgetRenderingMode == .accented`, and drawn with their `widgetAccentable()` parts in
     /// `tint`, the rest in a pale tone of it, on a dark backdrop instead of their background.
@@ -75,10 +79,12 @@ public struct PictureSettings: Equatable, Sendable {
         }
         set("colorScheme") { v throws(ConfigError) in
             let name = try ConfigParser.string(v, at: "\(path).colorScheme")
+            if name == "system" { s.colorScheme = .light; s.followsDesktop = true; return }
             guard let c = ColorScheme(rawValue: name) else {
-                throw ConfigError(path: "\(path).colorScheme", reason: "unknown colour scheme \"\(name)\" (one of: light, dark)")
+                throw ConfigError(path: "\(path).colorScheme", reason: "unknown colour scheme \"\(name)\" (one of: light, dark, system)")
             }
             s.colorScheme = c
+            s.followsDesktop = false
         }
         set("renderingMode") { v throws(ConfigError) in
             let name = try ConfigParser.string(v, at: "\(path).renderingMode")

@@ -6,7 +6,8 @@ import OpenWidgetKit
 /// `{"op":"reload","kind":"Clock"}` (no kind: every widget), `{"op":"click","id":"clock-small",
 /// "button":1,"target":"Log"}`, `{"op":"status"}`, `{"op":"watch"}` (the connection becomes a
 /// subscription to the desktop view stream: `DesktopViewMessage` lines, not one answer;
-/// `DesktopViewStream`). Value type.
+/// `DesktopViewStream`; `{"op":"watch","colorScheme":"dark"}` also says the desktop's colour
+/// scheme, which widgets whose `picture.colorScheme` is `"system"` are evaluated in). Value type.
 public struct ControlRequest: Codable, Equatable, Sendable {
     public enum Op: String, Codable, Sendable { case reload, click, status, watch }
     public var op: Op
@@ -18,9 +19,26 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var button: Int?
     /// `click`: a control's `action.id` or title.
     public var target: String?
+    /// `watch`: the desktop's colour scheme, `"light"` or `"dark"` (nil: not said).
+    public var colorScheme: String?
 
-    public init(op: Op, kind: String? = nil, id: String? = nil, button: Int? = nil, target: String? = nil) {
-        self.op = op; self.kind = kind; self.id = id; self.button = button; self.target = target
+    public init(op: Op, kind: String? = nil, id: String? = nil, button: Int? = nil, target: String? = nil, colorScheme: String? = nil) {
+        self.op = op; self.kind = kind; self.id = id; self.button = button; self.target = target; self.colorScheme = colorScheme
+    }
+
+    /// The scheme a `watch` says: nil when it says none; throws with the reason when it says
+    /// something else than `"light"` or `"dark"`.
+    public func watchedColorScheme() throws(WatchRefused) -> ColorScheme? {
+        guard let name = colorScheme else { return nil }
+        guard let scheme = ColorScheme(rawValue: name) else {
+            throw WatchRefused(description: "unknown colour scheme \"\(name.prefix(40))\" (one of: light, dark)")
+        }
+        return scheme
+    }
+
+    /// Why a `watch` is refused. Value type.
+    public struct WatchRefused: Error, Equatable, CustomStringConvertible {
+        public var description: String
     }
 }
 

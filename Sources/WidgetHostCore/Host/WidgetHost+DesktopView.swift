@@ -26,7 +26,7 @@ extension WidgetHost {
     /// The `desktop` section as the surface lays it out.
     func desktopLayout() -> DesktopViewMessage.Layout {
         let d = config.desktop ?? DesktopConfig()
-        // Light is the default scheme, so only a dark one is "set": otherwise the surface follows the desktop.
+        // Light is the default scheme, so only a dark one is "set": otherwise (and with "system") the surface follows the desktop.
         return DesktopViewMessage.Layout(widgets: desktopWidgetIDs(), anchor: d.anchor.rawValue, margin: d.margin, gap: d.gap,
                                          columns: d.columns, scale: d.scale,
                                          dark: config.defaults.picture.colorScheme == .dark ? true : nil,
@@ -47,6 +47,16 @@ extension WidgetHost {
     func isRunning(_ spec: InstanceSpec) -> Bool {
         guard let bundle = registry.bundles[spec.bundleName] else { return false }
         return bundle.isWorkerRunning && supervisor.quarantineReason(bundle) == nil
+    }
+
+    /// The desktop surface says its colour scheme (on its `watch`): the widgets whose
+    /// `picture.colorScheme` is `"system"` are asked for a timeline in it and drawn in it when it
+    /// changed (their text outputs follow: one timeline).
+    public func desktopColorSchemeReported(_ scheme: ColorScheme) {
+        guard scheme != desktopColorScheme else { return }
+        logger.info("desktop: colour scheme \(scheme.rawValue)")
+        desktopColorScheme = scheme
+        replan(changedBundles: [], removedReason: "widget removed")
     }
 
     /// Publishes the desktop's current state: the changes since the last, or everything after a

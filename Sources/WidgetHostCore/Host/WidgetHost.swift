@@ -25,6 +25,8 @@ public final class WidgetHost {
     public let desktopView: DesktopViewStream
     /// A new configuration was applied: the next desktop refresh is a snapshot.
     var desktopSnapshotDue = false
+    /// The desktop's colour scheme as the last `watch` that said one reported it (light until then).
+    var desktopColorScheme: ColorScheme = .light
     let loop: any HostLoop
     let logger: Logger
     private var pluginDebouncer: Debouncer?
@@ -249,9 +251,10 @@ public final class WidgetHost {
         }
     }
 
-    private func replan(changedBundles: Set<String>, removedReason: String) {
+    func replan(changedBundles: Set<String>, removedReason: String) {
         let names = registry.bundles.keys.sorted()
-        let plan = WidgetInstancePlanner.plan(config: config, bundles: names.map { registry.bundles[$0]!.manifest }, bundleNames: names)
+        let plan = WidgetInstancePlanner.plan(config: config, bundles: names.map { registry.bundles[$0]!.manifest }, bundleNames: names,
+                                              desktopColorScheme: desktopColorScheme)
         // While bundles are still being validated (at start) a kind may just not be loaded yet.
         if !registry.isValidating && plan.unresolved != lastUnresolved {
             for u in plan.unresolved where !lastUnresolved.contains(u) { logger.warning("\(u)") }

@@ -44,7 +44,10 @@ public enum WidgetInstancePlanner {
         public var unplaced: [UnplacedKind] = []
     }
 
-    public static func plan(config: HostConfig, bundles: [BundleManifest], bundleNames: [String]) -> Plan {
+    /// `desktopColorScheme`: the scheme the desktop surface reported, for the widgets whose
+    /// `picture.colorScheme` is `"system"`.
+    public static func plan(config: HostConfig, bundles: [BundleManifest], bundleNames: [String],
+                            desktopColorScheme: ColorScheme = .light) -> Plan {
         precondition(bundles.count == bundleNames.count)
         let pairs = zip(bundleNames, bundles).sorted { $0.0 < $1.0 }
         var out: [InstanceSpec] = []
@@ -71,7 +74,8 @@ public enum WidgetInstancePlanner {
                 }
                 out.append(InstanceSpec(id: w.id, bundleName: name, kind: w.kind, family: family,
                                         parameters: w.parameters, outputs: w.outputs, appGroups: manifest.appGroups,
-                                        colorScheme: w.picture.colorScheme, renderingMode: w.picture.requestedRenderingMode))
+                                        colorScheme: w.picture.followsDesktop ? desktopColorScheme : w.picture.colorScheme,
+                                        renderingMode: w.picture.requestedRenderingMode))
             }
             let placed = Set(out.map { "\($0.bundleName)\u{0}\($0.kind)" })
             let unplaced = pairs.flatMap { name, manifest in
@@ -92,7 +96,7 @@ public enum WidgetInstancePlanner {
                         for p in desc.parameters { if let d = p.defaultValue { params[p.name] = d } }
                         out.append(InstanceSpec(id: id, bundleName: name, kind: desc.kind, family: family,
                                                 parameters: params, outputs: config.defaults.outputs, appGroups: manifest.appGroups,
-                                                colorScheme: config.defaults.picture.colorScheme,
+                                                colorScheme: config.defaults.picture.followsDesktop ? desktopColorScheme : config.defaults.picture.colorScheme,
                                                 renderingMode: config.defaults.picture.requestedRenderingMode))
                     }
                 }

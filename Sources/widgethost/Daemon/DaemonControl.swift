@@ -81,8 +81,8 @@ final class DaemonControl {
             // A subscriber's further lines are not requests: answers would break its stream.
             guard !self.subscriptions.contains(key) else { return }
             for line in lines where !line.isEmpty {
-                if (try? ControlCodec.decode(ControlRequest.self, line: line))?.op == .watch {
-                    self.watch(key, client)
+                if let request = try? ControlCodec.decode(ControlRequest.self, line: line), request.op == .watch {
+                    self.watch(key, client, request)
                     return
                 }
                 self.table.requestStarted(key, now: self.now)
@@ -101,10 +101,18 @@ final class DaemonControl {
     }
 
     /// Makes connection `key` a subscriber of the desktop view stream, or tells it why not and
-    /// closes it once that is written.
-    private func watch(_ key: Int, _ client: UVPipe) {
+    /// closes it once that is written. A colour scheme it says is the desktop's from then on.
+    private func watch(_ key: Int, _ client: UVPipe, _ request: ControlRequest) {
         table.requestStarted(key, now: now)  // ended only by the connection's end
         subscriptions.insert(key)
+        let scheme: PictureSettings.ColorScheme?
+        do { scheme = try request.watchedColorScheme() } catch {
+            logger.warning("control socket: watch refused: \(error)")
+            client.onWriteCompleted = { [weak self] in self?.drop(key) }
+            client.write(ControlCodec.encode(ControlResponse.failure(error.description)))
+            return
+        }
+        if let scheme { host.desktopColorSchemeReported(scheme) }
         let connection = ViewStreamConnection(pipe: client, onDrained: { [weak self] in self?.host.desktopView.drained(key) },
                                               onClose: { [weak self] _ in self?.drop(key) })
         if let refusal = host.desktopView.subscribe(id: key, connection) {

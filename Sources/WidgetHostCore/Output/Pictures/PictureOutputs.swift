@@ -161,8 +161,10 @@ public final class PictureOutputs {
     private func key(_ job: Job) -> DrawnKey {
         let settings = config.pictureSettings(for: job.spec.id)
         let p = paths(job.spec)
+        // "system": the scheme the instance was evaluated in (the desktop's, `WidgetInstancePlanner`).
+        let dark = settings.followsDesktop ? job.spec.colorScheme == .dark : settings.colorScheme == .dark
         let request = PictureRenderRequest(id: job.spec.id, family: job.spec.family, now: job.now, scale: settings.scale,
-                                           dark: settings.colorScheme == .dark, png: p.png, svg: p.svg, regions: p.regions,
+                                           dark: dark, png: p.png, svg: p.svg, regions: p.regions,
                                            maxBytes: settings.maxFileKB * 1024, tint: settings.pictureTint)
         return DrawnKey(view: job.view, family: job.spec.family, settings: settings, request: request)
     }
