@@ -244,7 +244,7 @@ let package = Package(
         .target(name: "WidgetDesktopSurface", dependencies: ["CSurfaceLoop", "WidgetDesktopScene", "WidgetGraphics", "CCairo", "WidgetLayout", "WidgetRendering", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         // The lean surface's accessible tree on the AT-SPI bus (libdbus-1; docs/desktop.md "Accessibility").
         .target(name: "WidgetDesktopAccessibility", dependencies: ["CDBus", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore"]),
-        .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "CWayland", "WidgetDesktopAccessibility", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
+        .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "CWayland", "WidgetDesktopAccessibility", "WidgetDesktopSurface", "WidgetConfigEditing", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
         // The GTK surface, `widgethost-desktop --gtk`, kept while the lean one is new.
         .executableTarget(name: "widgethost-desktop-gtk", dependencies: ["CGtk", "WidgetDesktopSurface", "WidgetHostCore", "OpenWidgetKit"]),
         /// The editor, started on demand: "Add Widget" gallery and "Edit Widget" forms in GTK 3, previews

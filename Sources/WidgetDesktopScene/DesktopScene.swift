@@ -224,6 +224,20 @@ public final class DesktopScene {
         return interacting { $0.key(event, c) }
     }
 
+    /// A widget of `family` dragged from the gallery is over area point (`x`, `y`) of `output`:
+    /// its drop slot is drawn there (the other widgets making way) until `dragInEnded()`.
+    /// Returns the slot (its `move`: where the widget goes once added), nil: no grid there.
+    @discardableResult
+    public func dragIn(family: WidgetFamily, output: DisplayOutput.ID, x: Double, y: Double) -> DropSlot? {
+        guard let c = context(output), standBy == nil else { return nil }
+        var slot: DropSlot?
+        _ = interacting { slot = $0.dragIn(family: family, output: output, x: x, y: y, c); return .nothing }
+        return slot
+    }
+
+    /// The gallery's drag left the surface, was dropped or cancelled.
+    public func dragInEnded() { _ = interacting { $0.dragInEnded(); return .nothing } }
+
     /// Every pixel of `output` is drawn again on its next frame.
     public func invalidate(_ output: DisplayOutput.ID) { outputs[output]?.full = true }
 
@@ -284,7 +298,7 @@ public final class DesktopScene {
         let s = buffer.scale
         let whole = PixelRect(x: 0, y: 0, width: buffer.width, height: buffer.height)
         if out.drawnScale != s { out.history.reset(); out.full = true }
-        let own = out.full ? [whole] : out.pending.compactMap { pixels($0, out.placement, s) }
+        let own = out.full ? [whole] : out.pending.compactMap { pixels($0, out.placement, s, output: buffer.output) }
         let redraw = out.history.redraw(age: buffer.age, damage: own, width: buffer.width, height: buffer.height)
         guard !redraw.isEmpty else { outputs[buffer.output] = out; return [] }
         out.history.record(own, width: buffer.width, height: buffer.height)
@@ -311,14 +325,15 @@ public final class DesktopScene {
         let drag = interaction.drag
         let decorations = SceneDecorations(cr: cr, text: renderer.text, scale: s, dark: appearance == .dark)
         if let slot = drag?.slot { decorations.dropSlot(slot.frame) }
+        if let incoming = interaction.incoming, incoming.output == buffer.output { decorations.dropSlot(incoming.slot.frame) }
         for w in placement.widgets where w.id != drag?.id {
-            let frame = shownFrame(of: w.id, placement) ?? w.frame
+            let frame = shownFrame(of: w.id, placement, output: buffer.output) ?? w.frame
             guard let r = PixelRect(covering: frame, scale: s), rects.contains(where: { $0.intersection(r) != nil }) else { continue }
             drawWidget(w.id, family: w.family, frame: frame, zoom: w.zoom, on: cr, scale: s)
             if interaction.editing { decorations.removeBadge(SceneInteraction.badgeFrame(of: frame)) }
             if interaction.focus == w.id { decorations.focusRing(frame) }
         }
-        if let d = drag, let w = placement.widgets.first(where: { $0.id == d.id }), let f = shownFrame(of: d.id, placement) {
+        if let d = drag, let w = placement.widgets.first(where: { $0.id == d.id }), let f = shownFrame(of: d.id, placement, output: buffer.output) {
             drawWidget(w.id, family: w.family, frame: f, zoom: w.zoom, on: cr, scale: s)
             decorations.removeBadge(SceneInteraction.badgeFrame(of: f))
         }
@@ -330,9 +345,11 @@ public final class DesktopScene {
     }
 
     /// Where widget `id` is drawn now (area points): at the pointer while dragged, where it
-    /// makes way for a dragged widget, else its place; nil when it is not placed.
-    private func shownFrame(of id: String, _ placement: DesktopPlacement) -> LogicalRect? {
+    /// makes way for a dragged widget (or one dragged in from the gallery over `output`), else
+    /// its place; nil when it is not placed.
+    private func shownFrame(of id: String, _ placement: DesktopPlacement, output: DisplayOutput.ID) -> LogicalRect? {
         guard let f = placement.frame(of: id) else { return nil }
+        if let incoming = interaction.incoming, incoming.output == output { return incoming.slot.preview[id] ?? f }
         guard let d = interaction.drag else { return f }
         if d.id == id { return LogicalRect(x: d.x - d.grabX, y: d.y - d.grabY, width: f.width, height: f.height) }
         return d.slot?.preview[id] ?? f
@@ -407,11 +424,11 @@ public final class DesktopScene {
     }
 
     /// The pixels of pending damage in a buffer of `scale`.
-    private func pixels(_ p: Pending, _ placement: DesktopPlacement, _ s: Double) -> PixelRect? {
+    private func pixels(_ p: Pending, _ placement: DesktopPlacement, _ s: Double, output: DisplayOutput.ID) -> PixelRect? {
         switch p {
         case .area(let r): return PixelRect(covering: r, scale: s)
         case .widget(let id, let r):
-            guard let f = shownFrame(of: id, placement) else { return nil }
+            guard let f = shownFrame(of: id, placement, output: output) else { return nil }
             let (ox, oy) = Self.pixelOrigin(of: f, scale: s)
             let z = placement.widgets.first { $0.id == id }?.zoom ?? 1
             return PixelRect(covering: LogicalRect(x: r.x * z, y: r.y * z, width: r.width * z, height: r.height * z), scale: s, dx: ox, dy: oy)
@@ -432,7 +449,7 @@ public final class DesktopScene {
         if standBy != nil, interaction.editing { interaction.reset() }
         guard interaction.generation != before.generation else { return action }
         for (key, s) in outputs {
-            let rects = Self.footprint(before, s.placement) + Self.footprint(interaction, s.placement)
+            let rects = Self.footprint(before, s.placement, output: key) + Self.footprint(interaction, s.placement, output: key)
             addPending(rects.map { .area($0) }, on: key)
         }
         return action
@@ -441,7 +458,7 @@ public final class DesktopScene {
     /// Where the interaction's drawing is on `placement`, in area points: the menu, the focused
     /// widget (its ring), every widget in edit mode (badges), and while dragging the dragged
     /// widget, its slot and every widget making way (before and after). Outset by the ink margin.
-    static func footprint(_ i: SceneInteraction, _ placement: DesktopPlacement) -> [LogicalRect] {
+    static func footprint(_ i: SceneInteraction, _ placement: DesktopPlacement, output: DisplayOutput.ID) -> [LogicalRect] {
         var rects: [LogicalRect] = []
         if let m = i.menu { rects.append(m.frame) }
         if let f = i.focus.flatMap({ placement.frame(of: $0) }) { rects.append(f) }
@@ -454,6 +471,13 @@ public final class DesktopScene {
                     rects.append(w.frame)
                     if let p = slot.preview[w.id] { rects.append(p) }
                 }
+            }
+        }
+        if let incoming = i.incoming, incoming.output == output {
+            rects.append(incoming.slot.frame)
+            for w in placement.widgets where incoming.slot.preview[w.id] != w.frame {
+                rects.append(w.frame)
+                if let p = incoming.slot.preview[w.id] { rects.append(p) }
             }
         }
         let m = PlacedTreeDamage.inkMargin

@@ -22,7 +22,22 @@ public struct DropSlot: Equatable, Sendable {
         // The grid order of placed widgets follows the layout's (accessories come first in the grid, not in the order).
         let ranked = layout.widgets.compactMap { wid in order.first { $0.id == wid } }
         guard let dragged = ranked.first(where: { $0.id == id }) else { return nil }
-        let others = ranked.filter { $0.id != id }
+        self.init(dragged, others: ranked.filter { $0.id != id }, current: ranked.firstIndex { $0.id == id },
+                  x: x, y: y, placement: placement, layout: layout)
+    }
+
+    /// The slot for a widget of `family` not on the desktop yet (one dragged from the gallery)
+    /// dropped at area point (`x`, `y`); `id` names it in `preview`. Its `move` is where to put
+    /// it once added (nil: at the end, where an add puts it). Nil when the area has no grid.
+    public init?(adding family: WidgetFamily, id: String, x: Double, y: Double, placement: DesktopPlacement, layout: DesktopViewMessage.Layout) {
+        let order = placement.widgets.map { (id: $0.id, family: $0.family) }
+        let ranked = layout.widgets.compactMap { wid in order.first { $0.id == wid } }.filter { $0.id != id }
+        self.init((id: id, family: family), others: ranked, current: ranked.count, x: x, y: y, placement: placement, layout: layout)
+    }
+
+    private init?(_ dragged: (id: String, family: WidgetFamily), others: [(id: String, family: WidgetFamily)], current: Int?,
+                  x: Double, y: Double, placement: DesktopPlacement, layout: DesktopViewMessage.Layout) {
+        let id = dragged.id
         var best: (index: Int, frame: LogicalRect, distance: Double, inside: Bool, grid: DesktopGrid)?
         for i in 0...others.count {
             var trial = others
@@ -41,7 +56,6 @@ public struct DropSlot: Equatable, Sendable {
         frame = best.frame
         preview = Dictionary(best.grid.items.map { ($0.id, LogicalRect(x: placement.gridX + $0.x, y: placement.gridY + $0.y, width: $0.width, height: $0.height)) },
                              uniquingKeysWith: { a, _ in a })
-        let current = ranked.firstIndex { $0.id == id }
         if current == best.index {
             move = nil
         } else if best.index < others.count {

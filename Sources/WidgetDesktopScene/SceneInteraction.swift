@@ -1,3 +1,4 @@
+import OpenWidgetKit
 import WidgetHostCore
 
 /// The surface's input state machine: clicks, the context menu, edit mode, dragging and keyboard
@@ -253,6 +254,32 @@ public struct SceneInteraction: Equatable, Sendable {
         case .editHomeScreen: editing = true; focus = focus ?? id; return .nothing
         case .addWidget: focus = nil; return .openGallery
         }
+    }
+
+    /// A widget dragged in from another program (the gallery) over the surface of `output`:
+    /// where it would land (`DropSlot(adding:)`); the scene draws the slot and the widgets
+    /// making way as edit mode's drag does.
+    public struct Incoming: Equatable, Sendable {
+        public var output: DisplayOutput.ID
+        public var slot: DropSlot
+    }
+
+    public private(set) var incoming: Incoming?
+    /// The id the incoming widget has in its slot's `preview` (no widget id can hold a NUL).
+    public static let incomingID = "\u{0}incoming"
+
+    /// The incoming drag of a `family` widget is at area point (`x`, `y`) of `output`; returns
+    /// its slot (nil: no grid there).
+    @discardableResult
+    public mutating func dragIn(family: WidgetFamily, output: DisplayOutput.ID, x: Double, y: Double, _ c: Context) -> DropSlot? {
+        let next = DropSlot(adding: family, id: Self.incomingID, x: x, y: y, placement: c.placement, layout: c.layout).map { Incoming(output: output, slot: $0) }
+        if next != incoming { incoming = next; changed() }
+        return next?.slot
+    }
+
+    /// The incoming drag left the surface, was dropped or cancelled.
+    public mutating func dragInEnded() {
+        if incoming != nil { incoming = nil; changed() }
     }
 
     /// Ends edit mode and closes the menu (a new snapshot, the widget removed).

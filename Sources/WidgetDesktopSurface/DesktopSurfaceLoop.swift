@@ -1,6 +1,7 @@
 import CSurfaceLoop
 import FoundationEssentials
 import OpenWidgetKit
+import WidgetConfigEditing
 import WidgetDesktopScene
 import WidgetHostCore
 #if canImport(Glibc)
@@ -277,6 +278,35 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
         var count: UInt64 = 0
         _ = read(fd, &count, 8)
     }
+}
+
+/// The gallery's drags: the scene shows where the widget would land (`DropSlot(adding:)`) and
+/// a drop adds it there (`WidgetActions.addDropped`, one edit of config.json). A payload that
+/// cannot be read is refused while dragging (the source shows it) and logged when dropped.
+extension DesktopSurfaceLoop: DisplayDropDelegate {
+    public func displayDragOver(_ backend: any DisplayBackend, output: DisplayOutput.ID, x: Double, y: Double, payload: [UInt8]?) -> Bool {
+        guard let payload else { return true }   // read at once; until then nothing to show
+        guard let p = try? WidgetDragPayload(bytes: payload), let family = WidgetFamily(rawValue: p.placement.family) else {
+            scene.dragInEnded()
+            return false
+        }
+        return scene.dragIn(family: family, output: output, x: x, y: y) != nil
+    }
+
+    public func displayDrop(_ backend: any DisplayBackend, output: DisplayOutput.ID, x: Double, y: Double, payload: [UInt8]) -> Bool {
+        var destination: GridDestination?
+        if let p = try? WidgetDragPayload(bytes: payload), let family = WidgetFamily(rawValue: p.placement.family) {
+            switch scene.dragIn(family: family, output: output, x: x, y: y)?.move {
+            case .before(let other)?: destination = .before(other)
+            case .index(let i)?: destination = .position(i)
+            case nil: destination = nil
+            }
+        }
+        scene.dragInEnded()
+        return actions.addDropped(payload, at: destination)
+    }
+
+    public func displayDragEnded(_ backend: any DisplayBackend) { scene.dragInEnded() }
 }
 
 /// A display backend whose connection library can hold events already read from its

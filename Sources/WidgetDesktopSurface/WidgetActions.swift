@@ -50,10 +50,29 @@ public struct WidgetActions {
         edit(.move(id: id, to: destination), what: "move \(id)")
     }
 
+    /// A widget dropped from the gallery (`bytes`: a `WidgetDragPayload`): added as the gallery
+    /// adds it and, in the same edit (one write of the file), moved to `destination` in the
+    /// grid's order (nil: left at the end, where the add puts it). A payload or edit refused is
+    /// logged and the file left as it was.
+    @discardableResult public func addDropped(_ bytes: [UInt8], at destination: GridDestination?) -> Bool {
+        let payload: WidgetDragPayload
+        do { payload = try WidgetDragPayload(bytes: bytes) } catch {
+            log("cannot add the dropped widget: \(error)")
+            return false
+        }
+        return edit(what: "add \(payload.placement.kind) (\(payload.placement.family)) where it was dropped") { editor in
+            try payload.add(to: &editor, at: destination)
+        }
+    }
+
     private func edit(_ change: ConfigEdit, what: String) -> Bool {
+        edit(what: what) { try $0.apply(change) }
+    }
+
+    private func edit(what: String, _ change: (inout ConfigEditor) throws -> String) -> Bool {
         let editor = ConfigFileEditor(path: configPath, environment: environment, catalog: { PluginFolderCatalog(config: $0) })
         do {
-            _ = try editor.edit { try $0.apply(change) }
+            _ = try editor.edit { try change(&$0) }
             log("\(what): done (\(configPath))")
             return true
         } catch {

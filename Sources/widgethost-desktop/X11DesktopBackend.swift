@@ -19,6 +19,7 @@ import Glibc
 /// RandR screen changes re-read the monitors. Pointer motion is reported only with a button held
 /// (edit mode's drag), so an idle pointer over the desktop costs nothing. Frames go out with
 /// MIT-SHM when the server shares memory with us, else `XPutImage`, damaged rectangles only.
+/// The desktop's windows take the gallery's drags (`X11DropTarget`, XDND).
 ///
 /// Threading: the surface's one thread (Xlib is used without `XInitThreads`). Not `Sendable`.
 final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
@@ -46,6 +47,8 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
     /// Monitor origins in root pixels, by output id.
     private(set) var origins: [DisplayOutput.ID: (x: Int, y: Int)] = [:]
     private var surfaces: [DisplayOutput.ID: Surface] = [:]
+    /// The gallery's drags onto the desktop (not StandBy's windows).
+    private lazy var dropTarget = X11DropTarget(display: display)
 
     /// One output's window and the buffer it is drawn from.
     private final class Surface {
@@ -251,6 +254,7 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             XFree(hints)
         }
         setSizeHints(window, x: x, y: y, width: width, height: height)
+        if !fullScreen { dropTarget.makeAware(window) }
         setInputShape(surface, [])
     }
 
@@ -418,6 +422,10 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             readMonitors()
             return
         }
+        if !fullScreen, type == ClientMessage || type == SelectionNotify,
+           dropTarget.handle(&event, backend: self, delegate: delegate as? any DisplayDropDelegate, locate: locate) {
+            return
+        }
         switch type {
         case PropertyNotify where event.xproperty.window == root:
             if event.xproperty.atom == workAreaAtom { readMonitors() }
@@ -476,6 +484,14 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         case XK_Delete, XK_BackSpace: return .delete
         default: return .other(UInt32(truncatingIfNeeded: symbol))
         }
+    }
+
+    /// A root-window point over `window` (one of the surface's) in its output's area points.
+    private func locate(_ window: Window, _ rootX: Int, _ rootY: Int) -> (output: DisplayOutput.ID, x: Double, y: Double)? {
+        guard let (id, surface) = surface(of: window) else { return nil }
+        var x: Int32 = 0, y: Int32 = 0, child: Window = 0
+        guard XTranslateCoordinates(display, root, window, Int32(rootX), Int32(rootY), &x, &y, &child) != 0 else { return nil }
+        return (id, Double(x) / surface.scale, Double(y) / surface.scale)
     }
 
     private func surface(of window: Window) -> (DisplayOutput.ID, Surface)? {

@@ -9,7 +9,8 @@ import WidgetHostCore
 /// Choosing a tile (a click, or Enter/Space on it) adds that widget in that family through
 /// `ConfigEdit.add` — appended to the `widgets` list and, when the config has one, to the
 /// desktop grid's `desktop.widgets` (its first free slot) — and hands the new id to `added`;
-/// a refused edit is shown in the window and leaves the file as it was.
+/// a refused edit is shown in the window and leaves the file as it was. A tile dragged onto
+/// the desktop (`TileDragSource`) is added where it is dropped, by the desktop surface.
 ///
 /// Keyboard: the search entry has the focus; Enter in it moves to the first tile shown; Tab
 /// and the arrow keys move between tiles; Escape closes. Every tile is a button whose
@@ -146,16 +147,22 @@ final class GalleryWindow {
         setAccessible(button, name: name, description: "Adds \(item.displayName) in the \(item.family.galleryName.lowercased()) size. \(item.description)")
         gtk_widget_set_tooltip_text(button, "Add \(item.displayName) (\(item.family.galleryName))")
         SignalHandler.connect(button, "clicked") { self.add(item, ambiguous: ambiguous) }
+        TileDragSource.attach(to: button, payload: WidgetDragPayload(placement: placement(item, ambiguous: ambiguous)))
         return button
     }
 
-    /// Adds `item` through the config-edit library; the window shows why when it is refused.
-    private func add(_ item: GalleryItem, ambiguous: Bool) {
+    /// What choosing `item` adds, and what dragging its tile carries.
+    private func placement(_ item: GalleryItem, ambiguous: Bool) -> WidgetPlacement {
         // A widget added from the desktop's gallery is drawn for the desktop, whatever the
         // config's default outputs are.
         let defaults = config.defaults.outputs
         let outputs = defaults.contains(.png) ? nil : (defaults + [.png]).map(\.rawValue)
-        let placement = WidgetPlacement(kind: item.kind, family: item.family.rawValue, bundle: ambiguous ? item.bundle : nil, outputs: outputs)
+        return WidgetPlacement(kind: item.kind, family: item.family.rawValue, bundle: ambiguous ? item.bundle : nil, outputs: outputs)
+    }
+
+    /// Adds `item` through the config-edit library; the window shows why when it is refused.
+    private func add(_ item: GalleryItem, ambiguous: Bool) {
+        let placement = placement(item, ambiguous: ambiguous)
         do {
             let id = try file.edit { try $0.apply(.add(placement)) }
             added(id, item)

@@ -25,6 +25,8 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   before:NAME:OTHER         NAME is before OTHER on the screen (left of it on its row, or above)
   listen:TYPE               from now on, records the AT-SPI events of TYPE ("object:children-changed")
   heard:TYPE:NAME           an event of TYPE (or a subtype: "…:add") came from the object named NAME
+  spawn:PATH ARG...          starts another program in the session (arguments split at spaces),
+                            killed at the end (GalleryDropTests' text drag source)
   scope:any|program         where the other steps look: any application (windows the program
                             started) or the program's own (the default)
   file:PATH:TEXT            the file PATH contains TEXT
@@ -314,6 +316,8 @@ class Session:
             eventually(lambda: "the screen does not show %s where '%s' is (%s)" % (png, wanted, self.last_match), lambda: self.shows(wanted, png))
         elif verb == "scope":
             self.scope = rest
+        elif verb == "spawn":
+            SPAWNED.append(subprocess.Popen(rest.split(" ")))
         elif verb in ("file", "nofile"):
             path, _, text = rest.partition(":")
 
@@ -372,6 +376,9 @@ class Session:
         print("ok " + step, flush=True)
 
 
+SPAWNED = []
+
+
 def main():
     args = sys.argv[1:]
     if "--" not in args or len(args) < 3:
@@ -384,9 +391,10 @@ def main():
         for step in steps:
             session.step(step)
     finally:
-        if session.process.poll() is None:
-            session.process.kill()  # SIGKILL: a test runner may have left SIGTERM blocked for its children
-            session.process.wait(timeout=10)
+        for p in [session.process] + SPAWNED:
+            if p.poll() is None:
+                p.kill()  # SIGKILL: a test runner may have left SIGTERM blocked for its children
+                p.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,48 @@
+#!/usr/bin/python3
+"""A GTK 3 window "Text to drag" whose one button, "Drag this text", is a drag source offering
+TEXT as text only (text/plain, UTF8_STRING; not application/x-widgethost-widget), for
+GalleryDropTests: the lean surface must refuse such a drag. When the drag ends it writes to
+RESULT_FILE "drag-end" after a drop a target took, or "drag-failed <reason>" (no-target: no
+target accepted it).
+
+usage: text_drag_source.py RESULT_FILE TEXT
+"""
+import sys
+
+import gi
+gi.require_version("Gtk", "3.0")
+from gi.repository import Gdk, Gtk
+
+result, text = sys.argv[1], sys.argv[2]
+
+
+def write(line):
+    with open(result, "w", encoding="utf-8") as f:
+        f.write(line + "\n")
+
+
+window = Gtk.Window(title="Text to drag")
+window.set_default_size(240, 120)
+window.move(40, 600)
+button = Gtk.Button(label="Drag this text")
+button.drag_source_set(Gdk.ModifierType.BUTTON1_MASK, [], Gdk.DragAction.COPY)
+button.drag_source_add_text_targets()
+button.connect("drag-data-get", lambda w, ctx, data, info, time: data.set_text(text, -1))
+
+
+def failed(widget, context, why):
+    write("drag-failed " + why.value_nick)
+    return False  # GTK's own animation of the failure
+
+
+def ended(widget, context):
+    if Gdk.drag_drop_succeeded(context):
+        write("drag-end")
+
+
+button.connect("drag-failed", failed)
+button.connect("drag-end", ended)
+window.add(button)
+window.connect("destroy", Gtk.main_quit)
+window.show_all()
+Gtk.main()
