@@ -38,9 +38,10 @@ import Glibc
             "file:\(file):{ \"kind\": \"com.example.StatsWidget\", \"family\": \"systemSmall\", \"outputs\": [\"files\", \"png\"] }",
             "file:\(out):Steps",
             "scope:program", "showing:Steps", "before:Steps:Habit", "shot:drop-1-dropped",
-            "matches:Steps:\(statsPicture)", "matches:Habit:\(habitPicture)",
-            // The gallery stays open for another drag; Escape closes it.
-            "scope:any", "window:Add Widget", "key:Escape", "anygone:Add Widget",
+            // The gallery stays open for another drag (here over the widgets' lower edge);
+            // Escape closes it, and the screen shows both widgets as the host draws them.
+            "scope:any", "window:Add Widget", "key:Escape", "anygone:Add Widget", "scope:program",
+            "matches:Steps:\(statsPicture)", "matches:Habit:\(habitPicture)", "shot:drop-2-gallery-closed",
         ], program: TestPaths.products + "/widgethost-desktop"))
         #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
     }
@@ -58,9 +59,12 @@ import Glibc
             "spawn:/usr/bin/python3 \(Self.textSource) \(result) \(json)",
             "scope:any", "window:Text to drag", "showing:Drag this text",
             "drag:Drag this text:Habit",
-            "file:\(result):drag-failed no-target",
+            "file:\(result):drag-",
             "scope:program", "showing:Habit", "hidden:Steps",
         ], program: TestPaths.products + "/widgethost-desktop"))
+        // Refused by the surface's XDND answer (a drop on the bare root window would have
+        // "succeeded": GTK's root-window protocol).
+        #expect(FileManagerFree.read(result) == "drag-failed no-target\n")
         #expect(FileManagerFree.read(file) == before, "the config changed")
         #expect(d.output("com.example.StatsWidget-systemSmall") == nil, "the host runs no Stats")
     }

@@ -2,8 +2,8 @@
 """A GTK 3 window "Text to drag" whose one button, "Drag this text", is a drag source offering
 TEXT as text only (text/plain, UTF8_STRING; not application/x-widgethost-widget), for
 GalleryDropTests: the lean surface must refuse such a drag. When the drag ends it writes to
-RESULT_FILE "drag-end" after a drop a target took, or "drag-failed <reason>" (no-target: no
-target accepted it).
+RESULT_FILE "drag-end" after a drop a target took (or the bare root window: GTK's root-window
+protocol), or "drag-failed <reason>" (no-target: the window under the pointer refused it).
 
 usage: text_drag_source.py RESULT_FILE TEXT
 """
@@ -11,7 +11,8 @@ import sys
 
 import gi
 gi.require_version("Gtk", "3.0")
-from gi.repository import Gdk, Gtk
+gi.require_version("Gdk", "3.0")
+from gi.repository import Gdk, Gtk  # noqa: E402
 
 result, text = sys.argv[1], sys.argv[2]
 
@@ -30,13 +31,18 @@ button.drag_source_add_text_targets()
 button.connect("drag-data-get", lambda w, ctx, data, info, time: data.set_text(text, -1))
 
 
+FAILED = []
+
+
 def failed(widget, context, why):
+    FAILED.append(why)
     write("drag-failed " + why.value_nick)
     return False  # GTK's own animation of the failure
 
 
 def ended(widget, context):
-    if Gdk.drag_drop_succeeded(context):
+    # "drag-end" follows "drag-failed" too (and GDK calls a cancelled drag's drop succeeded).
+    if not FAILED:
         write("drag-end")
 
 
