@@ -85,15 +85,7 @@ final class X11DropTarget {
     /// more, in the source's `XdndTypeList`.
     private func offers(_ l: (Int, Int, Int, Int, Int)) -> Bool {
         if l.1 & 1 == 0 { return [l.2, l.3, l.4].contains { Atom(bitPattern: $0) == privateType } }
-        var actualType: Atom = 0, format: Int32 = 0, count: UInt = 0, after: UInt = 0
-        var data: UnsafeMutablePointer<UInt8>?
-        guard XGetWindowProperty(display, source, typeList, 0, 256, 0, XA_ATOM, &actualType, &format, &count, &after, &data) == Success,
-              let data else { return false }
-        defer { XFree(data) }
-        guard format == 32 else { return false }
-        return UnsafeRawPointer(data).withMemoryRebound(to: Atom.self, capacity: Int(count)) { p in
-            (0..<Int(count)).contains { p[$0] == privateType }
-        }
+        return X11DesktopBackend.longProperty(display, source, typeList, type: XA_ATOM).contains { Atom(bitPattern: $0) == privateType }
     }
 
     /// The payload arrived (or could not be had): read it (at most `maxBytes` + 1, so a huge
