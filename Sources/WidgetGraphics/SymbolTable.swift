@@ -13,6 +13,8 @@ enum SymbolTable {
     static let rows: [(symbol: String, material: String, codepoint: UInt32)] = [
         ("airplane", "flight", 0xE539),
         ("airpods", "headphones", 0xF01F),
+        ("airpodsmax", "headphones", 0xF01F),
+        ("airpodspro", "headphones", 0xF01F),
         ("alarm", "alarm", 0xE855),
         ("antenna.radiowaves.left.and.right", "settings_input_antenna", 0xE8BF),
         ("app.badge", "circle_notifications", 0xE994),
