@@ -151,7 +151,7 @@ let package = Package(
         .systemLibrary(
             name: "CX11",
             pkgConfig: "x11",
-            providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev"])]
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev", "libxfixes-dev"])]
         ),
         // libdbus-1, for the lean desktop surface's AT-SPI bridge only: the daemon never links it.
         .systemLibrary(

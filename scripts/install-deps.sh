@@ -16,8 +16,8 @@ command -v fc-list >/dev/null || missing+=(fontconfig)
 # GTK 3 and gtk-layer-shell for widgethost-desktop (the daemon never links them).
 pkg-config --exists gtk+-3.0 2>/dev/null || missing+=(libgtk-3-dev)
 pkg-config --exists gtk-layer-shell-0 2>/dev/null || missing+=(libgtk-layer-shell-dev)
-# Xlib, Xext (Shape, MIT-SHM) and RandR for the lean desktop surface's X11 backend.
-pkg-config --exists x11 xext xrandr 2>/dev/null || missing+=(libx11-dev libxext-dev libxrandr-dev)
+# Xlib, Xext (Shape, MIT-SHM), RandR and XFixes for the lean desktop surface's X11 backend.
+pkg-config --exists x11 xext xrandr xfixes 2>/dev/null || missing+=(libx11-dev libxext-dev libxrandr-dev libxfixes-dev)
 # libwayland-client for widgethost-desktop's Wayland backend; wayland-scanner (libwayland-bin) and
 # wayland-protocols to regenerate its protocol code (scripts/generate-wayland-protocols.sh).
 pkg-config --exists wayland-client 2>/dev/null || missing+=(libwayland-dev)

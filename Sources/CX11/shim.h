@@ -1,8 +1,9 @@
 #ifndef WIDGETHOST_CX11_SHIM_H
 #define WIDGETHOST_CX11_SHIM_H
-/* Xlib, the Shape and MIT-SHM extensions (libXext) and RandR (libXrandr), for the lean desktop
-   surface's X11DesktopBackend (pkg-config x11, xext, xrandr; apt libx11-dev, libxext-dev,
-   libxrandr-dev). Only widgethost-desktop links this module. */
+/* Xlib, the Shape and MIT-SHM extensions (libXext), RandR (libXrandr) and XFixes (libXfixes: a
+   drag's start and end seen through XdndSelection's owner), for the lean desktop surface's
+   X11DesktopBackend (pkg-config x11, xext, xrandr, xfixes; apt libx11-dev, libxext-dev,
+   libxrandr-dev, libxfixes-dev). Only widgethost-desktop links this module. */
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
@@ -11,6 +12,7 @@
 #include <X11/extensions/shape.h>
 #include <X11/extensions/XShm.h>
 #include <X11/extensions/Xrandr.h>
+#include <X11/extensions/Xfixes.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <unistd.h>

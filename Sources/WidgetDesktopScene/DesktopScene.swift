@@ -232,11 +232,25 @@ public final class DesktopScene {
         guard let c = context(output), standBy == nil else { return nil }
         var slot: DropSlot?
         _ = interacting { slot = $0.dragIn(family: family, output: output, x: x, y: y, c); return .nothing }
+        // The drag's first position grew the area to the grid's reach: the slot on the new one.
+        if let grown = context(output), grown.placement != c.placement {
+            _ = interacting { slot = $0.dragIn(family: family, output: output, x: x, y: y, grown); return .nothing }
+        }
         return slot
     }
 
     /// The gallery's drag left the surface, was dropped or cancelled.
     public func dragInEnded() { _ = interacting { $0.dragInEnded(); return .nothing } }
+
+    /// True while a drag that may bring a widget is under way anywhere on the display (X11: a
+    /// drag source took `XdndSelection`), before it reaches the surface: the area of every
+    /// output then holds the grid's `DropSlot.reach` for any family (the widgets stay where
+    /// they are, in the anchor's corner), so that a drop anywhere on the grid — an empty slot,
+    /// past the last widget — is the surface's, and every widget making way is drawn. A drag
+    /// over the surface (`dragIn`) and edit mode's drag grow the area the same way.
+    public var dragInPossible = false {
+        didSet { if oldValue != dragInPossible { replace(damageAll: false) } }
+    }
 
     /// Every pixel of `output` is drawn again on its next frame.
     public func invalidate(_ output: DisplayOutput.ID) { outputs[output]?.full = true }
@@ -249,10 +263,15 @@ public final class DesktopScene {
     public func area(on output: DisplayOutput.ID) -> LogicalRect? { outputs[output]?.placement.area }
 
     /// Where input reaches the surface, in the area's points: the widgets' rectangles, or the
-    /// whole area while a menu is open or edit mode is on.
+    /// whole area while a menu is open or edit mode is on. While a widget is dragged in over
+    /// `output`, the rectangles where the widgets make way to and its slot: what is drawn (the
+    /// window's shape when no compositor blends it; the backend takes the drop over the area).
     public func inputRegion(on output: DisplayOutput.ID) -> [LogicalRect] {
         guard let p = outputs[output]?.placement, let area = p.area else { return [] }
         if interaction.capturesArea { return [LogicalRect(x: 0, y: 0, width: area.width, height: area.height)] }
+        if let incoming = interaction.incoming, incoming.output == output {
+            return p.widgets.map { incoming.slot.preview[$0.id] ?? $0.frame } + [incoming.slot.frame]
+        }
         return p.widgets.map(\.frame)
     }
 
@@ -419,8 +438,21 @@ public final class DesktopScene {
         guard var layout else { return DesktopPlacement(layout: .init(widgets: [], anchor: "", margin: 0, gap: 0, columns: 1, scale: 1, dark: nil), families: [:], output: o) }
         if let ids { layout.widgets = layout.widgets.filter(ids.contains) }
         if let standBy { return DesktopPlacement(standBy: standBy, layout: layout, families: widgets.mapValues(\.message.family), output: o) }
-        return DesktopPlacement(layout: layout, families: widgets.mapValues(\.message.family), output: o,
-                                minimumSize: (ContextMenu.width, ContextMenu.height))
+        let families = widgets.mapValues(\.message.family)
+        var minimum = (width: ContextMenu.width, height: ContextMenu.height)
+        if let reach = dragReach(layout, families) { minimum = (max(minimum.width, reach.width), max(minimum.height, reach.height)) }
+        return DesktopPlacement(layout: layout, families: families, output: o, minimumSize: minimum)
+    }
+
+    /// The block the grid of `layout` can become with the drag under way (`DropSlot.reach`):
+    /// a widget of any family coming in, or edit mode's dragged widget anywhere; nil: no drag.
+    private func dragReach(_ layout: DesktopViewMessage.Layout, _ families: [String: WidgetFamily]) -> (width: Double, height: Double)? {
+        let placed = layout.widgets.compactMap { id in families[id].map { (id: id, family: $0) } }
+        if dragInPossible || interaction.incoming != nil {
+            return DropSlot.reach(of: placed, adding: WidgetFamily.allCases, columns: layout.columns, gap: layout.gap)
+        }
+        guard let d = interaction.drag, let family = families[d.id] else { return nil }
+        return DropSlot.reach(of: placed.filter { $0.id != d.id }, adding: [family], columns: layout.columns, gap: layout.gap)
     }
 
     /// The pixels of pending damage in a buffer of `scale`.
@@ -448,6 +480,8 @@ public final class DesktopScene {
         // StandBy has no grid to arrange: "Edit Home Screen" ends at once there.
         if standBy != nil, interaction.editing { interaction.reset() }
         guard interaction.generation != before.generation else { return action }
+        // A drag began or ended: the area grows to the grid's reach, or back (`dragReach`).
+        if (before.incoming == nil) != (interaction.incoming == nil) || before.drag?.id != interaction.drag?.id { replace(damageAll: false) }
         for (key, s) in outputs {
             let rects = Self.footprint(before, s.placement, output: key) + Self.footprint(interaction, s.placement, output: key)
             addPending(rects.map { .area($0) }, on: key)

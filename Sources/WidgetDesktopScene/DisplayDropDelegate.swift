@@ -14,4 +14,8 @@ public protocol DisplayDropDelegate: AnyObject {
     func displayDrop(_ backend: any DisplayBackend, output: DisplayOutput.ID, x: Double, y: Double, payload: [UInt8]) -> Bool
     /// The drag left the surface, was dropped or cancelled.
     func displayDragEnded(_ backend: any DisplayBackend)
+    /// A drag began somewhere on the display (`possible`), before it reaches the surface, or
+    /// the drag under way ended or turned out to offer no widget. A backend that cannot tell
+    /// never calls it.
+    func displayDragPossible(_ backend: any DisplayBackend, _ possible: Bool)
 }

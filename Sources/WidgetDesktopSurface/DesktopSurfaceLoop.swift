@@ -307,6 +307,9 @@ extension DesktopSurfaceLoop: DisplayDropDelegate {
     }
 
     public func displayDragEnded(_ backend: any DisplayBackend) { scene.dragInEnded() }
+
+    /// While a drag is on, the scene's areas hold the grid's reach (`DesktopScene.dragInPossible`).
+    public func displayDragPossible(_ backend: any DisplayBackend, _ possible: Bool) { scene.dragInPossible = possible }
 }
 
 /// A display backend whose connection library can hold events already read from its

@@ -19,7 +19,12 @@ import Glibc
 /// RandR screen changes re-read the monitors. Pointer motion is reported only with a button held
 /// (edit mode's drag), so an idle pointer over the desktop costs nothing. Frames go out with
 /// MIT-SHM when the server shares memory with us, else `XPutImage`, damaged rectangles only.
-/// The desktop's windows take the gallery's drags (`X11DropTarget`, XDND).
+/// The desktop's windows take the gallery's drags (`X11DropTarget`, XDND). While a drag is under
+/// way on the display (`X11DragWatch`), each output's area holds the grid's reach (the scene's
+/// `dragInPossible`) and an input-only XDND-aware window covers it, stacked just above the
+/// surface's window, so that the whole grid takes the drop — between widgets and past the last
+/// one — while the bare desktop keeps every click when no drag is on. A drag that offers no
+/// widget takes that window away at its first `XdndEnter`, so it reaches the desktop beneath.
 ///
 /// Threading: the surface's one thread (Xlib is used without `XInitThreads`). Not `Sendable`.
 final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
@@ -49,10 +54,16 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
     private var surfaces: [DisplayOutput.ID: Surface] = [:]
     /// The gallery's drags onto the desktop (not StandBy's windows).
     private lazy var dropTarget = X11DropTarget(display: display)
+    /// Drags starting and ending anywhere on the display (not for StandBy).
+    private lazy var dragWatch = X11DragWatch(display: display, root: root)
+    /// True while a drag that may bring a widget is on: the drop windows are mapped.
+    private var dragArmed = false
 
     /// One output's window and the buffer it is drawn from.
     private final class Surface {
         var window: Window = 0
+        /// Input-only, XDND-aware, over the whole area: mapped only while a drag is on.
+        var dropWindow: Window = 0
         var gc: GC?
         var x = 0, y = 0, width = 0, height = 0
         var scale = 1.0
@@ -104,6 +115,7 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         // _NET_WORKAREA changes (a panel appears, GNOME's top bar) move the grid off the panels.
         XSelectInput(display, root, PropertyChangeMask)
         readMonitors()
+        if !fullScreen { _ = dragWatch }
     }
 
     deinit {
@@ -204,6 +216,7 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         } else if (surface.x, surface.y, surface.width, surface.height) != (x, y, w, h) {
             setSizeHints(surface.window, x: x, y: y, width: w, height: h)
             XMoveResizeWindow(display, surface.window, Int32(x), Int32(y), UInt32(w), UInt32(h))
+            if surface.dropWindow != 0 { XMoveResizeWindow(display, surface.dropWindow, Int32(x), Int32(y), UInt32(w), UInt32(h)) }
         }
         if surface.width != w || surface.height != h { allocateBuffer(surface, width: w, height: h) }
         (surface.x, surface.y, surface.width, surface.height) = (x, y, w, h)
@@ -211,7 +224,43 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             XMapWindow(display, surface.window)
             if unmanaged { if fullScreen { XRaiseWindow(display, surface.window) } else { XLowerWindow(display, surface.window) } }
             surface.mapped = true
+            if dragArmed { showDropWindow(surface) }
         }
+    }
+
+    /// Maps `surface`'s drop window just above the surface's top-level window (its window
+    /// manager's frame, or itself when unmanaged): over the widgets, under every other window.
+    private func showDropWindow(_ surface: Surface) {
+        guard surface.dropWindow != 0, surface.window != 0 else { return }
+        var changes = XWindowChanges()
+        changes.sibling = topLevel(of: surface.window)
+        changes.stack_mode = Above
+        XConfigureWindow(display, surface.dropWindow, UInt32(CWSibling | CWStackMode), &changes)
+        XMapWindow(display, surface.dropWindow)
+    }
+
+    /// The child of the root window that holds `window` (a window manager reparents it).
+    private func topLevel(of window: Window) -> Window {
+        var w = window
+        for _ in 0..<16 {
+            var rootReturn: Window = 0, parent: Window = 0, n: UInt32 = 0
+            var children: UnsafeMutablePointer<Window>?
+            guard XQueryTree(display, w, &rootReturn, &parent, &children, &n) != 0 else { return w }
+            if let children { XFree(children) }
+            if parent == root || parent == 0 { return w }
+            w = parent
+        }
+        return w
+    }
+
+    /// A drag began (`true`) or ended: the drop windows shown or taken away, the scene told.
+    private func setDragArmed(_ armed: Bool) {
+        guard armed != dragArmed else { return }
+        dragArmed = armed
+        for surface in surfaces.values where surface.dropWindow != 0 {
+            if armed { showDropWindow(surface) } else { XUnmapWindow(display, surface.dropWindow) }
+        }
+        (delegate as? any DisplayDropDelegate)?.displayDragPossible(self, armed)
     }
 
     private func createWindow(_ surface: Surface, x: Int, y: Int, width: Int, height: Int) {
@@ -254,7 +303,18 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             XFree(hints)
         }
         setSizeHints(window, x: x, y: y, width: width, height: height)
-        if !fullScreen { dropTarget.makeAware(window) }
+        if !fullScreen {
+            dropTarget.makeAware(window)
+            // The drop window: override-redirect (no window manager moves or decorates it), input
+            // only; a click on it means no drag is on (a source's grab takes the pointer's events).
+            var dropAttributes = XSetWindowAttributes()
+            dropAttributes.override_redirect = 1
+            dropAttributes.event_mask = ButtonPressMask
+            surface.dropWindow = XCreateWindow(display, root, Int32(x), Int32(y), UInt32(width), UInt32(height), 0, 0, UInt32(InputOnly), nil,
+                                               UInt(CWOverrideRedirect | CWEventMask), &dropAttributes)
+            XStoreName(display, surface.dropWindow, "widgethost-desktop drop area")
+            dropTarget.makeAware(surface.dropWindow)
+        }
         setInputShape(surface, [])
     }
 
@@ -275,6 +335,7 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
         freeBuffer(surface)
         if let gc = surface.gc { XFreeGC(display, gc) }
         if surface.window != 0 { XDestroyWindow(display, surface.window) }
+        if surface.dropWindow != 0 { XDestroyWindow(display, surface.dropWindow) }
     }
 
     func setInputRegion(_ rects: [LogicalRect], on output: DisplayOutput.ID) {
@@ -422,9 +483,18 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
             readMonitors()
             return
         }
-        if !fullScreen, type == ClientMessage || type == SelectionNotify,
-           dropTarget.handle(&event, backend: self, delegate: delegate as? any DisplayDropDelegate, locate: locate) {
-            return
+        if !fullScreen {
+            if let began = dragWatch.handle(&event) { setDragArmed(began); return }
+            if type == ClientMessage || type == SelectionNotify,
+               dropTarget.handle(&event, backend: self, delegate: delegate as? any DisplayDropDelegate, locate: locate) {
+                // A drag offering no widget: the drop windows go, so it reaches the desktop beneath.
+                if dropTarget.refusedEnter { dragWatch.end(); setDragArmed(false) }
+                return
+            }
+            if type == ButtonPress, surfaces.values.contains(where: { $0.dropWindow == event.xbutton.window }) {
+                dragWatch.end(); setDragArmed(false)   // no drag was on after all
+                return
+            }
         }
         switch type {
         case PropertyNotify where event.xproperty.window == root:
@@ -488,7 +558,7 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
 
     /// A root-window point over `window` (one of the surface's) in its output's area points.
     private func locate(_ window: Window, _ rootX: Int, _ rootY: Int) -> (output: DisplayOutput.ID, x: Double, y: Double)? {
-        guard let (id, surface) = surface(of: window) else { return nil }
+        guard let (id, surface) = surface(of: window) ?? surfaces.first(where: { $0.value.dropWindow == window }).map({ ($0.key, $0.value) }) else { return nil }
         var x: Int32 = 0, y: Int32 = 0, child: Window = 0
         guard XTranslateCoordinates(display, root, window, Int32(rootX), Int32(rootY), &x, &y, &child) != 0 else { return nil }
         return (id, Double(x) / surface.scale, Double(y) / surface.scale)

@@ -27,6 +27,8 @@ final class X11DropTarget {
     private var accepting = false
     /// A drop came before its data: finished when the selection arrives.
     private var dropPending = false
+    /// The last `XdndEnter` handled came from a drag that offers no widget.
+    private(set) var refusedEnter = false
 
     init(display: OpaquePointer) {
         self.display = display
@@ -54,6 +56,7 @@ final class X11DropTarget {
             return true
         }
         guard event.type == ClientMessage else { return false }
+        refusedEnter = false
         let m = event.xclient
         let l = m.data.l
         switch m.message_type {
@@ -61,6 +64,7 @@ final class X11DropTarget {
             source = Window(bitPattern: l.0); target = m.window
             payload = nil; last = nil; accepting = false; dropPending = false
             offered = offers(l)
+            refusedEnter = !offered
             if offered {
                 XDeleteProperty(display, target, property)
                 XConvertSelection(display, selection, privateType, property, target, UInt(CurrentTime))
