@@ -50,4 +50,63 @@ import WidgetHostCore
         // Another output than the drag's draws nothing of it.
         #expect(s.dragIn(family: .systemSmall, output: 7, x: 250, y: 50) == nil)
     }
+
+    /// The grid a b (two small) at the top-left: a drag under way grows the area to the grid's
+    /// reach — the largest block any family at any position makes: an extra large one (715 wide)
+    /// and a large one before both (two rows more, 550 high) — with the widgets where they were.
+    @Test func aDragUnderWayGrowsTheAreaToTheGridsReach() throws {
+        let s = scene([widget("a", view: habit()), widget("b", view: habit())])
+        let before = try #require(s.area(on: 1))
+        #expect(before == LogicalRect(x: 32, y: 32, width: 338, height: max(158, ContextMenu.height)))
+        let reach = DropSlot.reach(of: [("a", .systemSmall), ("b", .systemSmall)], adding: WidgetFamily.allCases, columns: 2, gap: 22)
+        #expect(reach.width == WidgetFamily.systemExtraLarge.nominalSize.width && reach.height == 158 + 196 * 2)
+        // Only small ones: the third goes below a (one row more).
+        #expect(DropSlot.reach(of: [("a", .systemSmall), ("b", .systemSmall)], adding: [.systemSmall], columns: 2, gap: 22) == (338, 354))
+        s.dragInPossible = true
+        #expect(s.area(on: 1) == LogicalRect(x: 32, y: 32, width: reach.width, height: reach.height))
+        #expect(s.placement(on: 1)?.frame(of: "a") == LogicalRect(x: 0, y: 0, width: 158, height: 158))
+        #expect(s.placement(on: 1)?.frame(of: "b") == LogicalRect(x: 180, y: 0, width: 158, height: 158))
+        s.dragInPossible = false
+        #expect(s.area(on: 1) == before)
+    }
+
+    /// A medium one dragged in over a pushes a and b into a new row: both are drawn there, the
+    /// same pixels as each other (the same tree), inside the grown area, and the window's shape
+    /// (`inputRegion`) holds where they are drawn and the slot.
+    @Test func widgetsPushedIntoANewRowAreDrawnThere() throws {
+        let s = scene([widget("a", view: habit()), widget("b", view: habit())])
+        s.dragInPossible = true
+        let slot = try #require(s.dragIn(family: .systemMedium, output: 1, x: 50, y: 50))
+        #expect(slot.move == .before("a") && slot.frame == LogicalRect(x: 0, y: 0, width: 338, height: 158))
+        let a = LogicalRect(x: 0, y: 196, width: 158, height: 158), b = LogicalRect(x: 180, y: 196, width: 158, height: 158)
+        #expect(slot.preview["a"] == a && slot.preview["b"] == b)
+        #expect(Set(s.inputRegion(on: 1).map { "\($0)" }) == Set([a, b, slot.frame].map { "\($0)" }))
+        let buffer = TestBuffer(scene: s, scale: 2)
+        buffer.draw(s)
+        keep(buffer, "incoming-medium-pushes-a-row")
+        let shownA = try #require(buffer.image(x: 0, y: 392, width: 316, height: 316))
+        let shownB = try #require(buffer.image(x: 360, y: 392, width: 316, height: 316))
+        #expect(shownA.pixels == shownB.pixels, "b is drawn in its new row as a is")
+        #expect(buffer.pixel(x: 360 + 158, y: 392 + 158) >> 24 == 0xFF, "b's middle is opaque")
+        #expect(buffer.pixel(x: 360 + 158, y: 392 + 316 + 20) == 0, "nothing below the row")
+        s.dragInEnded()
+        #expect(s.inputRegion(on: 1) == [LogicalRect(x: 0, y: 0, width: 158, height: 158), LogicalRect(x: 180, y: 0, width: 158, height: 158)])
+    }
+
+    /// On a right-anchored grid each trial grid sits at the area's right edge, as the placement
+    /// after the drop puts it: a small one dropped where a is lands there (after a, which makes
+    /// way to the left); dropped on the empty slot left of a, it goes before a, which stays.
+    @Test func onARightAnchoredGridTheOthersMakeWayToTheLeft() throws {
+        let s = scene([widget("a", view: habit())], layout: layout(["a"], anchor: "top-right"))
+        s.dragInPossible = true
+        let p = try #require(s.placement(on: 1)), l = try #require(s.layout)
+        let w = try #require(p.area).width
+        #expect(p.frame(of: "a") == LogicalRect(x: w - 158, y: 0, width: 158, height: 158))
+        let onA = try #require(DropSlot(adding: .systemSmall, id: "new", x: w - 79, y: 79, placement: p, layout: l))
+        #expect(onA.move == nil && onA.frame == LogicalRect(x: w - 158, y: 0, width: 158, height: 158))
+        #expect(onA.preview["a"] == LogicalRect(x: w - 338, y: 0, width: 158, height: 158))
+        let left = try #require(DropSlot(adding: .systemSmall, id: "new", x: w - 258, y: 79, placement: p, layout: l))
+        #expect(left.move == .before("a") && left.frame == LogicalRect(x: w - 338, y: 0, width: 158, height: 158))
+        #expect(left.preview["a"] == p.frame(of: "a"))
+    }
 }

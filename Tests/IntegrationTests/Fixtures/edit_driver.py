@@ -18,6 +18,11 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   do:NAME:ACTION            performs the AT-SPI action named ACTION of the showing control NAME
   drag:NAME:TARGET          the real pointer pressed in the middle of NAME, moved in steps to the
                             middle of TARGET, released there
+  dragto:NAME:TARGET:DX:DY  the same to the point DX, DY pixels from the middle of TARGET
+  hold:NAME:TARGET:DX:DY    the same, the button still held at the end (a drag under way)
+  release                   releases the button held
+  desktopat:TARGET:DX:DY    the point DX, DY pixels from the middle of TARGET is the desktop's: the
+                            window under the pointer there is the root window (a click reaches it)
   wldrag:NAME:TARGET        the same on Wayland, with the virtual pointer program named (with its
                             WIDTH HEIGHT arguments) by $WIDGETHOST_DRIVER_POINTER
   settext:NAME:TEXT         sets the text of the entry NAME through AT-SPI (no keyboard)
@@ -43,6 +48,7 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   shot:FILE                 a screenshot of the whole screen, SHOT_DIR/FILE.png
   matches:NAME:PNG          the screen where the control NAME is shows the picture PNG (ImageMagick's
                             compare, 8 % fuzz; at most 3 % of the pixels differ: the rounded corners)
+  matchesat:NAME:DX:DY:PNG  the same DX, DY pixels away from where NAME is
   exit:STATUS               the program exits with STATUS
 Prints one line per step; exits 1 at the first step that fails.
 
@@ -212,11 +218,12 @@ class Session:
         else:
             subprocess.run(["import", "-window", "root", path], check=True)
 
-    def shows(self, wanted, png):
+    def shows(self, wanted, png, dx=0, dy=0):
         node = self.find(wanted)
         if node is None:
             return False
         box = node.get_extents(Atspi.CoordType.SCREEN)
+        box.x, box.y = box.x + dx, box.y + dy
         shot, crop = os.path.join(self.shots, ".matches.png"), os.path.join(self.shots, ".matches-crop.png")
         self.screenshot(shot)
         subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (box.width, box.height, box.x, box.y), "+repage", crop], check=True)
@@ -254,10 +261,11 @@ class Session:
                 fail("'%s' has no action '%s' (actions: %s)" % (wanted, action, ", ".join(names)))
             if not Atspi.Action.do_action(node, names.index(action)):
                 fail("'%s' refused action '%s'" % (wanted, action))
-        elif verb == "drag":
-            wanted, _, target = rest.partition(":")
+        elif verb in ("drag", "dragto", "hold"):
+            wanted, target, dx, dy = (rest.split(":") + ["0", "0"])[:4]
             x0, y0 = self.middle(self.wait_for(wanted))
             x1, y1 = self.middle(self.wait_for(target))
+            x1, y1 = x1 + int(dx), y1 + int(dy)
             Atspi.generate_mouse_event(x0, y0, "abs")
             time.sleep(0.1)
             Atspi.generate_mouse_event(x0, y0, "b1p")
@@ -265,7 +273,24 @@ class Session:
                 time.sleep(0.05)
                 Atspi.generate_mouse_event(x0 + (x1 - x0) * i // 10, y0 + (y1 - y0) * i // 10, "abs")
             time.sleep(0.1)
-            Atspi.generate_mouse_event(x1, y1, "b1r")
+            self.held = (x1, y1)
+            if verb != "hold":
+                self.step("release")
+        elif verb == "release":
+            x, y = self.held
+            Atspi.generate_mouse_event(x, y, "b1r")
+        elif verb == "desktopat":
+            target, dx, dy = rest.split(":")
+            x, y = self.middle(self.wait_for(target))
+            x, y = x + int(dx), y + int(dy)
+            root = subprocess.run(["xdotool", "search", "--maxdepth", "0", ""], capture_output=True, text=True).stdout.split()
+
+            def under():
+                r = subprocess.run(["xdotool", "mousemove", str(x), str(y), "getmouselocation", "--shell"], capture_output=True, text=True)
+                self.last_under = r.stdout.replace("\n", " ")
+                return "WINDOW=%s" % root[0] in r.stdout if root else False
+            self.last_under = "?"
+            eventually(lambda: "the window under (%d, %d) is not the root window %s: %s" % (x, y, root, self.last_under), under)
         elif verb == "wldrag":
             wanted, _, target = rest.partition(":")
             x0, y0 = self.middle(self.wait_for(wanted))
@@ -314,6 +339,11 @@ class Session:
             wanted, _, png = rest.partition(":")
             self.last_match = "'%s' not found" % wanted
             eventually(lambda: "the screen does not show %s where '%s' is (%s)" % (png, wanted, self.last_match), lambda: self.shows(wanted, png))
+        elif verb == "matchesat":
+            wanted, dx, dy, png = rest.split(":", 3)
+            self.last_match = "'%s' not found" % wanted
+            eventually(lambda: "the screen does not show %s %s, %s from '%s' (%s)" % (png, dx, dy, wanted, self.last_match),
+                       lambda: self.shows(wanted, png, int(dx), int(dy)))
         elif verb == "scope":
             self.scope = rest
         elif verb == "spawn":
