@@ -6,11 +6,14 @@ import Glibc
 #endif
 
 /// Issue 25 item 2, "or where it is dropped", on Xvfb + openbox (`EditorTests.Screen`): the
-/// gallery opened from the lean surface's menu, Stats (small) dragged with the real pointer
-/// (XTest: press on its tile, ten moves onto Habit on the desktop, release) — GTK's XDND source,
-/// the surface's XDND target. After the drop `config.json` has Stats before Habit, the host draws
-/// it, and the screen shows it there. A drag offering only text (even a valid widget's JSON) is
-/// refused: the source is told no target took it and the file keeps every byte.
+/// gallery opened from the lean surface's menu, Stats dragged with the real pointer (XTest:
+/// press on its tile, ten moves onto the desktop, release) — GTK's XDND source, the surface's
+/// XDND target. Dropped on the empty slot left of Habit (the grid is anchored top-right: no
+/// widget there, outside the surface's input region until the drag began), `config.json` has
+/// Stats before Habit, the host draws it, the screen shows it there, and after the drag a click
+/// where the drop was taken reaches the desktop again. A medium one held over Habit pushes Habit
+/// into a new row, drawn there during the drag. A drag offering only text (even a valid widget's
+/// JSON) is refused: the source is told no target took it and the file keeps every byte.
 @Suite(.serialized) struct GalleryDropTests {
     static let habit = SurfaceAccessibilityTests.habit
     static let textSource = TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/text_drag_source.py"
@@ -23,7 +26,7 @@ import Glibc
         return (screen, d, d.dir.path + "/config.json")
     }
 
-    @Test func statsDraggedFromTheGalleryLandsBeforeHabit() throws {
+    @Test func statsDroppedOnTheEmptySlotBeforeHabitLandsThere() throws {
         let socketDir = TempDir()
         defer { socketDir.remove() }
         guard let (screen, d, file) = try Self.start(socketDir) else { return }
@@ -33,15 +36,46 @@ import Glibc
             "window:Desktop widgets", "showing:Habit", "matches:Habit:\(habitPicture)",
             "do:Habit:Add Widget…", "scope:any", "window:Add Widget", "focused:Search Widgets", "type:Stats",
             "showing:Daily Stats, Small", "shot:drop-0-gallery",
-            "drag:Daily Stats, Small:Habit",
+            // 200 px left of Habit's middle: the empty slot before it (Habit 158 px wide, 22 apart).
+            "dragto:Daily Stats, Small:Habit:-200:0",
             "file:\(file):\"desktop\": { \"widgets\": [\"\(stats)\", \"\(Self.habit)\"] }",
             "file:\(file):{ \"kind\": \"com.example.StatsWidget\", \"family\": \"systemSmall\", \"outputs\": [\"files\", \"png\"] }",
             "file:\(out):Steps",
             "scope:program", "showing:Steps", "before:Steps:Habit", "shot:drop-1-dropped",
+            // The drop window is gone with the drag: the bare desktop left of the grid (inside
+            // the area while the drag was on) is the desktop's again.
+            "desktopat:Habit:-420:0",
             // The gallery stays open for another drag (here over the widgets' lower edge);
             // Escape closes it, and the screen shows both widgets as the host draws them.
             "scope:any", "window:Add Widget", "key:Escape", "anygone:Add Widget", "scope:program",
             "matches:Steps:\(statsPicture)", "matches:Habit:\(habitPicture)", "shot:drop-2-gallery-closed",
+        ], program: TestPaths.products + "/widgethost-desktop"))
+        #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
+    }
+
+    /// Stats (medium) held over Habit: its slot is the top row, and Habit, pushed into a new row
+    /// below the grid, is drawn there while the drag is on (180 px left and 196 px down: the
+    /// grid's pitch, the grid anchored top-right). Released, Stats is added before Habit, which
+    /// the screen then shows in that row.
+    @Test func aMediumHeldOverHabitPushesItIntoANewRowDrawnDuringTheDrag() throws {
+        let socketDir = TempDir()
+        defer { socketDir.remove() }
+        guard let (screen, d, file) = try Self.start(socketDir) else { return }
+        let stats = "com.example.StatsWidget-systemMedium", out = d.dir.path + "/out/\(stats).txt"
+        let habitPicture = d.dir.path + "/out/\(Self.habit).png"
+        try #require(screen.drive(["--config", file], [
+            "window:Desktop widgets", "showing:Habit", "matches:Habit:\(habitPicture)",
+            "do:Habit:Add Widget…", "scope:any", "window:Add Widget", "focused:Search Widgets", "type:Stats",
+            "showing:Daily Stats, Medium",
+            // The gallery away from the grid's new row (it opens over it).
+            "movewindow:Add Widget:0:300", "showing:Daily Stats, Medium",
+            "hold:Daily Stats, Medium:Habit:0:0",
+            "scope:program", "matchesat:Habit:-180:196:\(habitPicture)", "shot:drop-3-medium-pushes-habit",
+            "release",
+            "file:\(file):\"desktop\": { \"widgets\": [\"\(stats)\", \"\(Self.habit)\"] }",
+            "file:\(out):Steps",
+            "scope:any", "window:Add Widget", "key:Escape", "anygone:Add Widget", "scope:program",
+            "matches:Habit:\(habitPicture)", "desktopat:Habit:-300:0", "shot:drop-4-medium-dropped",
         ], program: TestPaths.products + "/widgethost-desktop"))
         #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
     }

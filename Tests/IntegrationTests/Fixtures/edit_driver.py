@@ -21,6 +21,7 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   dragto:NAME:TARGET:DX:DY  the same to the point DX, DY pixels from the middle of TARGET
   hold:NAME:TARGET:DX:DY    the same, the button still held at the end (a drag under way)
   release                   releases the button held
+  movewindow:TITLE:X:Y      moves the window named TITLE (of any application) to X, Y (xdotool)
   desktopat:TARGET:DX:DY    the point DX, DY pixels from the middle of TARGET is the desktop's: the
                             window under the pointer there is the root window (a click reaches it)
   wldrag:NAME:TARGET        the same on Wayland, with the virtual pointer program named (with its
@@ -276,6 +277,9 @@ class Session:
             self.held = (x1, y1)
             if verb != "hold":
                 self.step("release")
+        elif verb == "movewindow":
+            title, x, y = rest.rsplit(":", 2)
+            subprocess.run(["xdotool", "search", "--name", "^%s$" % title, "windowmove", "--sync", x, y], check=True, capture_output=True)
         elif verb == "release":
             x, y = self.held
             Atspi.generate_mouse_event(x, y, "b1r")
