@@ -109,4 +109,18 @@ import WidgetHostCore
         #expect(left.move == .before("a") && left.frame == LogicalRect(x: w - 338, y: 0, width: 158, height: 158))
         #expect(left.preview["a"] == p.frame(of: "a"))
     }
+
+    /// On a bottom-anchored grid the trial grids sit on the area's bottom edge: a medium one
+    /// dropped on the bottom row takes it, and the widgets it pushes make way upwards.
+    @Test func onABottomAnchoredGridTheOthersMakeWayUpwards() throws {
+        let s = scene([widget("a", view: habit()), widget("b", view: habit())], layout: layout(["a", "b"], anchor: "bottom-left"))
+        s.dragInPossible = true
+        let p = try #require(s.placement(on: 1)), l = try #require(s.layout)
+        let h = try #require(p.area).height
+        #expect(p.frame(of: "a") == LogicalRect(x: 0, y: h - 158, width: 158, height: 158))
+        let slot = try #require(DropSlot(adding: .systemMedium, id: "new", x: 50, y: h - 100, placement: p, layout: l))
+        #expect(slot.move == .before("b") && slot.frame == LogicalRect(x: 0, y: h - 158, width: 338, height: 158))
+        #expect(slot.preview["a"] == LogicalRect(x: 0, y: h - 354, width: 158, height: 158))
+        #expect(slot.preview["b"] == LogicalRect(x: 180, y: h - 354, width: 158, height: 158))
+    }
 }
