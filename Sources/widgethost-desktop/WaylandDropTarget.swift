@@ -245,6 +245,12 @@ final class WaylandDropTarget {
     private func complete(_ drag: Drag) {
         closePipe(drag)
         drag.payload = drag.bytes
+        // Said once here (the delegate then refuses the drag, so no drop says it).
+        if drag.bytes.isEmpty {
+            log("the dragged widget's source sent no data (it closed the pipe): refused")
+        } else if drag.bytes.count <= WidgetDragPayload.maxBytes {
+            do { _ = try WidgetDragPayload(bytes: drag.bytes) } catch { log("the dragged widget is refused: \(error)") }
+        }
         if drag.dropped { send(.drop(drag)) } else if drag === current { queueOver(drag) }
     }
 

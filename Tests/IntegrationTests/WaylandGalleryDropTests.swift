@@ -120,4 +120,38 @@ import Glibc
         #expect(FileManagerFree.read(file) == before, "the config changed")
         #expect(d.output(Self.stats) == nil, "the host runs no Stats")
     }
+
+    static let hostileSource = TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/hostile_widget_drag_source.py"
+
+    /// A drag of the private type whose source sends nothing for 8 s, 1 MiB, or nothing at all
+    /// (`Fixtures/hostile_widget_drag_source.py`): the surface says why in one line, adds
+    /// nothing (the file keeps every byte, the source hears the drop failed) and keeps running
+    /// (its AT-SPI bridge, on the same loop, still answers and shows Habit).
+    @Test(arguments: [
+        ("stall", "widgethost-desktop: the dropped widget's data did not come within 3 s: nothing added"),
+        ("huge", "widgethost-desktop: the dragged widget's data is more than 16384 bytes: not read further"),
+        ("empty", "widgethost-desktop: the dragged widget's source sent no data (it closed the pipe): refused"),
+    ])
+    func aHostileSourceIsOneLineAndAddsNothing(mode: String, line: String) throws {
+        guard let sway = try Self.sway() else { return }
+        let socketDir = TempDir()
+        defer { socketDir.remove() }
+        let d = try Self.startHost(socketDir: socketDir)
+        let file = d.dir.path + "/config.json"
+        let before = try #require(FileManagerFree.read(file))
+        let result = socketDir.path + "/drag-result"
+        let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
+            "window:Desktop widgets", "showing:Habit",
+            "spawn:/usr/bin/python3 \(Self.hostileSource) \(result) \(mode)",
+            "scope:any", "window:Widget to drag", "showing:Drag this widget",
+            "sway:[title=\"Widget to drag\"] floating enable, resize set 240 120, move position 680 400",
+            "wldrag:Drag this widget:Habit",
+            "file:\(result):drag-",
+            "scope:program", "showing:Habit", "shot:wldrop-hostile-\(mode)",
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains(line), "\(output)")
+        #expect(FileManagerFree.read(result)?.hasPrefix("drag-failed") == true, "\(FileManagerFree.read(result) ?? "no result")")
+        #expect(FileManagerFree.read(file) == before, "the config changed")
+    }
 }

@@ -23,7 +23,8 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
                             window sway manages is found on the screen through sway's tree (GTK
                             on Wayland knows no window position: its AT-SPI screen coordinates
                             are the window's), with sway's IPC socket in $WIDGETHOST_DRIVER_SWAYSOCK
-  sway:COMMAND              runs the sway command COMMAND (swaymsg, $WIDGETHOST_DRIVER_SWAYSOCK)
+  sway:COMMAND              runs the sway command COMMAND (swaymsg, $WIDGETHOST_DRIVER_SWAYSOCK),
+                            again until sway takes it (a window may not be in its tree yet)
   settext:NAME:TEXT         sets the text of the entry NAME through AT-SPI (no keyboard)
   select:NAME:ITEM          selects ITEM of the combo box NAME through AT-SPI (no pointer)
   before:NAME:OTHER         NAME is before OTHER on the screen (left of it on its row, or above)
@@ -366,9 +367,17 @@ class Session:
                 env["WAYLAND_DISPLAY"] = os.environ["WIDGETHOST_DRIVER_WAYLAND"]
             SPAWNED.append(subprocess.Popen(rest.split(" "), env=env))
         elif verb == "sway":
-            r = subprocess.run(["swaymsg", "-s", os.environ["WIDGETHOST_DRIVER_SWAYSOCK"], rest], capture_output=True, text=True)
-            if r.returncode != 0 or '"success": false' in r.stdout:
-                fail("sway refused '%s': %s%s" % (rest, r.stdout, r.stderr))
+            # Again until sway takes it: a window AT-SPI shows may not be in sway's tree yet.
+            answer = []
+
+            def taken():
+                r = subprocess.run(["swaymsg", "-s", os.environ["WIDGETHOST_DRIVER_SWAYSOCK"], rest], capture_output=True, text=True)
+                answer[:] = [r.stdout + r.stderr]
+                return r.returncode == 0 and '"success": false' not in r.stdout
+            eventually(lambda: "sway refused '%s': %s" % (rest, answer[0] if answer else ""), taken)
+            # sway shows a move or resize once the window has drawn at its new size (a
+            # transaction, at most 200 ms): the pointer finds the window there only then.
+            time.sleep(0.5)
         elif verb in ("file", "nofile"):
             path, _, text = rest.partition(":")
 
