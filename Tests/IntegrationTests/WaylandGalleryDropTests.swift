@@ -95,63 +95,62 @@ import Glibc
         #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
     }
 
-    @Test func aDragOfferingOnlyTextIsRefusedUnderSwayAndChangesNothing() throws {
-        guard let sway = try Self.sway() else { return }
+    /// What a drag that must be refused left: the driver's status and output (with the surface's
+    /// stderr), what the source heard, whether `config.json` kept every byte, the host.
+    struct Refusal {
+        var status: Int32?
+        var output: String
+        var result: String?
+        var configKept: Bool
+        var host: RunningDaemon
+    }
+
+    /// `Fixtures/text_drag_source.py TEXT [MODE]` started in the session and floated beside the
+    /// grid, its button dragged onto Habit; nil when skipped.
+    static func dragOntoHabit(from sourceArguments: String, window: String, button: String, shot: String) throws -> Refusal? {
+        guard let sway = try Self.sway() else { return nil }
         let socketDir = TempDir()
         defer { socketDir.remove() }
         let d = try Self.startHost(socketDir: socketDir)
         let file = d.dir.path + "/config.json"
         let before = try #require(FileManagerFree.read(file))
         let result = socketDir.path + "/drag-result"
-        // A widget's JSON, offered as text only: the type, not the content, decides.
-        let json = #"{"family":"systemSmall","kind":"com.example.StatsWidget","outputs":["png"]}"#
         let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
             "window:Desktop widgets", "showing:Habit",
-            "spawn:/usr/bin/python3 \(GalleryDropTests.textSource) \(result) \(json)",
-            "scope:any", "window:Text to drag", "showing:Drag this text",
-            "sway:[title=\"Text to drag\"] floating enable, resize set 240 120, move position 680 400",
-            "shot:wldrop-3-text-source",
-            "wldrag:Drag this text:Habit",
+            "spawn:/usr/bin/python3 \(GalleryDropTests.textSource) \(result) \(sourceArguments)",
+            "scope:any", "window:\(window)", "showing:\(button)",
+            "sway:[title=\"\(window)\"] floating enable, resize set 240 120, move position 680 400",
+            "wldrag:\(button):Habit",
             "file:\(result):drag-",
-            "scope:program", "showing:Habit", "hidden:Steps", "shot:wldrop-4-text-refused",
+            "scope:program", "showing:Habit", "hidden:Steps", "shot:\(shot)",
         ])
-        #expect(status == 0, "\(output)")
-        #expect(FileManagerFree.read(result)?.hasPrefix("drag-failed") == true, "\(FileManagerFree.read(result) ?? "no result")")
-        #expect(FileManagerFree.read(file) == before, "the config changed")
-        #expect(d.output(Self.stats) == nil, "the host runs no Stats")
+        return Refusal(status: status, output: output, result: FileManagerFree.read(result), configKept: FileManagerFree.read(file) == before, host: d)
     }
 
-    static let hostileSource = TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/hostile_widget_drag_source.py"
+    @Test func aDragOfferingOnlyTextIsRefusedUnderSwayAndChangesNothing() throws {
+        // A widget's JSON, offered as text only: the type, not the content, decides.
+        let json = #"{"family":"systemSmall","kind":"com.example.StatsWidget","outputs":["png"]}"#
+        guard let r = try Self.dragOntoHabit(from: json, window: "Text to drag", button: "Drag this text", shot: "wldrop-3-text-refused") else { return }
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.result?.hasPrefix("drag-failed") == true, "\(r.result ?? "no result")")
+        #expect(r.configKept, "the config changed")
+        #expect(r.host.output(Self.stats) == nil, "the host runs no Stats")
+    }
 
     /// A drag of the private type whose source sends nothing for 8 s, 1 MiB, or nothing at all
-    /// (`Fixtures/hostile_widget_drag_source.py`): the surface says why in one line, adds
-    /// nothing (the file keeps every byte, the source hears the drop failed) and keeps running
-    /// (its AT-SPI bridge, on the same loop, still answers and shows Habit).
+    /// (`Fixtures/text_drag_source.py`'s modes): the surface says why in one line, adds nothing
+    /// (the file keeps every byte, the source hears the drop failed) and keeps running (its
+    /// AT-SPI bridge, on the same loop, still answers and shows Habit).
     @Test(arguments: [
         ("stall", "widgethost-desktop: the dropped widget's data did not come within 3 s: nothing added"),
         ("huge", "widgethost-desktop: the dragged widget's data is more than 16384 bytes: not read further"),
         ("empty", "widgethost-desktop: the dragged widget's source sent no data (it closed the pipe): refused"),
     ])
     func aHostileSourceIsOneLineAndAddsNothing(mode: String, line: String) throws {
-        guard let sway = try Self.sway() else { return }
-        let socketDir = TempDir()
-        defer { socketDir.remove() }
-        let d = try Self.startHost(socketDir: socketDir)
-        let file = d.dir.path + "/config.json"
-        let before = try #require(FileManagerFree.read(file))
-        let result = socketDir.path + "/drag-result"
-        let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
-            "window:Desktop widgets", "showing:Habit",
-            "spawn:/usr/bin/python3 \(Self.hostileSource) \(result) \(mode)",
-            "scope:any", "window:Widget to drag", "showing:Drag this widget",
-            "sway:[title=\"Widget to drag\"] floating enable, resize set 240 120, move position 680 400",
-            "wldrag:Drag this widget:Habit",
-            "file:\(result):drag-",
-            "scope:program", "showing:Habit", "shot:wldrop-hostile-\(mode)",
-        ])
-        #expect(status == 0, "\(output)")
-        #expect(output.contains(line), "\(output)")
-        #expect(FileManagerFree.read(result)?.hasPrefix("drag-failed") == true, "\(FileManagerFree.read(result) ?? "no result")")
-        #expect(FileManagerFree.read(file) == before, "the config changed")
+        guard let r = try Self.dragOntoHabit(from: "- \(mode)", window: "Widget to drag", button: "Drag this widget", shot: "wldrop-hostile-\(mode)") else { return }
+        #expect(r.status == 0, "\(r.output)")
+        #expect(r.output.contains(line), "\(r.output)")
+        #expect(r.result?.hasPrefix("drag-failed") == true, "\(r.result ?? "no result")")
+        #expect(r.configKept, "the config changed")
     }
 }
