@@ -16,7 +16,8 @@ final class WaylandInput {
 
     /// The registry name of the seat's global.
     let name: UInt32
-    private let seat: OpaquePointer
+    /// The `wl_seat` (its data device is `WaylandDropTarget`'s).
+    let seat: OpaquePointer
     private let version: UInt32
     private var pointer: OpaquePointer?
     private var touch: OpaquePointer?

@@ -12,6 +12,10 @@ import Glibc
 /// drawn at each output's scale (fractional through `wp_fractional_scale_v1` or xdg-output's
 /// logical size, shown through `wp_viewporter`; the integer `wl_output.scale` without a viewporter).
 ///
+/// Drops from the gallery: each seat's `wl_data_device` (`WaylandDropTarget`), when the
+/// compositor offers `wl_data_device_manager`. The loop polls an epoll descriptor holding the
+/// compositor's connection and the drags' pipes and deadline, so their data is read as it comes.
+///
 /// Threading: the surface's one thread (`DisplayBackend`). Delegate calls are made at the end of
 /// `dispatch()`, in the order the compositor's events came, never from inside a listener.
 final class WaylandLayerShellBackend: DisplayBackend {
@@ -31,10 +35,17 @@ final class WaylandLayerShellBackend: DisplayBackend {
     private var waylandOutputs: [WaylandOutput] = []
     private var surfaces: [DisplayOutput.ID: WaylandSurface] = [:]
     private var seats: [WaylandInput] = []
+    private var dataDeviceManager: OpaquePointer?
+    private var dataDeviceVersion: UInt32 = 0
+    /// Each seat's drop target, by the seat's registry name.
+    private var dropTargets: [UInt32: WaylandDropTarget] = [:]
+    private var dropSupportSaid = false
+    /// What the loop polls: the connection's descriptor and those of the drop targets.
+    private let wakeup: Int32
     /// The list last told to the delegate.
     private var reported: [DisplayOutput] = []
     private var pending: [Notice] = []
-    private enum Notice { case outputs, frame(DisplayOutput.ID), event(WaylandInput.Event) }
+    private enum Notice { case outputs, frame(DisplayOutput.ID), event(WaylandInput.Event), drag(seat: UInt32, WaylandDropTarget.Step) }
 
     var modeDescription: String {
         switch role {
@@ -51,7 +62,7 @@ final class WaylandLayerShellBackend: DisplayBackend {
 
     var outputs: [DisplayOutput] { reported }
 
-    var pollDescriptor: Int32 { wl_display_get_fd(display) }
+    var pollDescriptor: Int32 { wakeup }
 
     /// Connects to the compositor of `WAYLAND_DISPLAY` (or `socket`), learns its globals and
     /// outputs. Throws `DisplayLost` when there is no compositor, `Unsupported` when it lacks what
@@ -62,6 +73,13 @@ final class WaylandLayerShellBackend: DisplayBackend {
         }
         self.display = display
         self.role = role
+        wakeup = widgethost_wayland_wakeup_create()
+        if wakeup < 0 {
+            let why = String(cString: strerror(errno))
+            wl_display_disconnect(display)
+            throw DisplayLost("cannot wait for the Wayland compositor: epoll: \(why)")
+        }
+        _ = widgethost_wayland_wakeup_watch(wakeup, wl_display_get_fd(display), 1)
         registry = wl_display_get_registry(display)
         wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
         // The globals, then what the outputs and seats say about themselves.
@@ -82,14 +100,16 @@ final class WaylandLayerShellBackend: DisplayBackend {
 
     deinit {
         for surface in surfaces.values { surface.destroy() }
+        for target in dropTargets.values { target.destroy() }
         for seat in seats { seat.destroy() }
         for waiter in waiters { wl_callback_destroy(waiter.callback) }
         for output in waylandOutputs { output.destroy() }
-        for proxy in [globals.layerShell, globals.wmBase, globals.outputManager, globals.viewporter, globals.fractionalScale,
+        for proxy in [dataDeviceManager, globals.layerShell, globals.wmBase, globals.outputManager, globals.viewporter, globals.fractionalScale,
                       globals.shm, globals.compositor, registry].compactMap({ $0 }) {
             wl_proxy_destroy(proxy)
         }
         wl_display_disconnect(display)
+        close(wakeup)
     }
 
     /// `DisplayLost` naming why the connection ended (the compositor's protocol error or errno).
@@ -117,6 +137,11 @@ final class WaylandLayerShellBackend: DisplayBackend {
             wl_display_cancel_read(display)
         }
         if wl_display_dispatch_pending(display) < 0 { throw lost() }
+        for target in dropTargets.values { target.service() }
+        if !dropSupportSaid {
+            dropSupportSaid = true
+            if dataDeviceManager == nil && role != .fullScreen { log("the Wayland compositor offers no wl_data_device_manager: widgets cannot be dropped from the gallery (choose them there instead)") }
+        }
         deliver()
     }
 
@@ -222,6 +247,12 @@ final class WaylandLayerShellBackend: DisplayBackend {
             seats.append(WaylandInput(name: name, seat: proxy, version: min(version, 5),
                                       surfaceFor: { [unowned self] proxy in surfaces.values.first { $0.owns(proxy) } },
                                       send: { [unowned self] event in pending.append(.event(event)) }))
+            makeDropTargets()
+        case "wl_data_device_manager":
+            guard dataDeviceManager == nil, let manager = bind(3) else { return }
+            dataDeviceManager = manager
+            dataDeviceVersion = min(version, 3)
+            makeDropTargets()
         default: break
         }
     }
@@ -233,7 +264,22 @@ final class WaylandLayerShellBackend: DisplayBackend {
             pending.append(.outputs)
         }
         if let index = seats.firstIndex(where: { $0.name == name }) {
+            dropTargets.removeValue(forKey: name)?.destroy()
             seats.remove(at: index).destroy()
+        }
+    }
+
+    /// A drop target for each seat that has none, once the data device manager is bound.
+    private func makeDropTargets() {
+        guard let manager = dataDeviceManager else { return }
+        for seat in seats where dropTargets[seat.name] == nil {
+            let name = seat.name
+            dropTargets[name] = WaylandDropTarget(
+                manager: manager, seat: seat.seat, seatName: name, version: dataDeviceVersion,
+                surfaceFor: { [unowned self] proxy in surfaces.values.first { $0.owns(proxy) } },
+                send: { [unowned self] step in pending.append(.drag(seat: name, step)) },
+                watch: { [unowned self] fd, add in _ = widgethost_wayland_wakeup_watch(wakeup, fd, add ? 1 : 0) },
+                log: { [unowned self] in log($0) })
         }
     }
 
@@ -276,6 +322,7 @@ final class WaylandLayerShellBackend: DisplayBackend {
             case .frame(let id): if framesTold.insert(id).inserted { delegate?.displayFrameWanted(self, output: id) }
             case .event(.pointer(let event)): delegate?.displayPointer(self, event: event)
             case .event(.key(let event)): delegate?.displayKey(self, event: event)
+            case .drag(let seat, let step): dropTargets[seat]?.deliver(step, backend: self, delegate: delegate as? any DisplayDropDelegate)
             }
         }
     }

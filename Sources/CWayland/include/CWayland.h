@@ -17,7 +17,20 @@
 int widgethost_wayland_shm_file(size_t size);
 
 /// `wl_registry.bind` of the global `name` announced as `interface` (one of the interfaces above
-/// or wl_compositor, wl_shm, wl_seat, wl_output) at `version`; NULL for another interface.
+/// or wl_compositor, wl_shm, wl_seat, wl_output, wl_data_device_manager) at `version`; NULL for
+/// another interface.
 void *widgethost_wayland_bind(struct wl_registry *registry, uint32_t name, const char *interface, uint32_t version);
+
+/// An epoll set (close-on-exec) for the surface's loop to poll: readable when a descriptor in
+/// it is; -1 with errno set on failure.
+int widgethost_wayland_wakeup_create(void);
+/// Adds `fd` to the set for reading (`add` non-zero) or removes it; 0, or -1 with errno set.
+int widgethost_wayland_wakeup_watch(int set, int fd, int add);
+/// A pipe, both ends close-on-exec and non-blocking (a drag's data is read through it).
+int widgethost_wayland_pipe(int fds[2]);
+/// A monotonic timerfd, non-blocking and close-on-exec; -1 with errno set on failure.
+int widgethost_wayland_timer_create(void);
+/// Arms the timerfd `fd` to fire once in `milliseconds`; 0, or -1 with errno set.
+int widgethost_wayland_timer_arm(int fd, unsigned milliseconds);
 
 #endif

@@ -25,14 +25,22 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   desktopat:TARGET:DX:DY    the point DX, DY pixels from the middle of TARGET is the desktop's: the
                             window under the pointer there is the root window (a click reaches it)
   wldrag:NAME:TARGET        the same on Wayland, with the virtual pointer program named (with its
-                            WIDTH HEIGHT arguments) by $WIDGETHOST_DRIVER_POINTER
+                            WIDTH HEIGHT arguments) by $WIDGETHOST_DRIVER_POINTER; a control in a
+                            window sway manages is found on the screen through sway's tree (GTK
+                            on Wayland knows no window position: its AT-SPI screen coordinates
+                            are the window's), with sway's IPC socket in $WIDGETHOST_DRIVER_SWAYSOCK
+  sway:COMMAND              runs the sway command COMMAND (swaymsg, $WIDGETHOST_DRIVER_SWAYSOCK),
+                            again until sway takes it (a window may not be in its tree yet)
   settext:NAME:TEXT         sets the text of the entry NAME through AT-SPI (no keyboard)
   select:NAME:ITEM          selects ITEM of the combo box NAME through AT-SPI (no pointer)
   before:NAME:OTHER         NAME is before OTHER on the screen (left of it on its row, or above)
+  remember:NAME             notes where the showing control NAME is on the screen now
+  at:NAME:OTHER             NAME is where OTHER was when it was remembered (same rectangle)
   listen:TYPE               from now on, records the AT-SPI events of TYPE ("object:children-changed")
   heard:TYPE:NAME           an event of TYPE (or a subtype: "…:add") came from the object named NAME
   spawn:PATH ARG...          starts another program in the session (arguments split at spaces),
-                            killed at the end (GalleryDropTests' text drag source)
+                            killed at the end (GalleryDropTests' text drag source); on the
+                            Wayland display too, as the program
   scope:any|program         where the other steps look: any application (windows the program
                             started) or the program's own (the default)
   file:PATH:TEXT            the file PATH contains TEXT
@@ -56,6 +64,7 @@ Prints one line per step; exits 1 at the first step that fails.
 With $WIDGETHOST_DRIVER_WAYLAND set, the program runs on that Wayland display (the driver stays
 off Wayland: libatspi would synthesize input there) and screenshots are grim's.
 """
+import json
 import os
 import subprocess
 import sys
@@ -167,6 +176,7 @@ class Session:
         self.process = subprocess.Popen(program, env=env)
         self.app = eventually("the program appeared on the accessibility bus", lambda: application(self.process.pid))
         self.scope = "program"
+        self.remembered = {}
 
     def nodes(self):
         if self.scope == "any":
@@ -240,6 +250,25 @@ class Session:
         box = node.get_extents(Atspi.CoordType.SCREEN)
         return box.x + box.width // 2, box.y + box.height // 2
 
+    def wayland_middle(self, node):
+        """middle() on the screen: plus the place sway gave the node's window, when sway manages
+        it (a layer surface, the lean desktop surface, is not in sway's tree and says its own)."""
+        x, y = self.middle(node)
+        frame = node
+        while frame is not None and role(frame) not in ("frame", "dialog"):
+            frame = frame.get_parent()
+        sock = os.environ.get("WIDGETHOST_DRIVER_SWAYSOCK")
+        if frame is None or not sock:
+            return x, y
+        tree = json.loads(subprocess.run(["swaymsg", "-s", sock, "-t", "get_tree"], capture_output=True, text=True, check=True).stdout)
+        pending = [tree]
+        while pending:
+            n = pending.pop()
+            if n.get("name") == name(frame) and n.get("pid"):
+                return x + n["rect"]["x"] + n["window_rect"]["x"], y + n["rect"]["y"] + n["window_rect"]["y"]
+            pending += n.get("nodes", []) + n.get("floating_nodes", [])
+        return x, y
+
     def wait_for(self, wanted, roles=None):
         return eventually(lambda: "no showing control named '%s' (showing: %s)" % (wanted, "; ".join(self.seen())),
                           lambda: self.find(wanted, roles))
@@ -297,8 +326,8 @@ class Session:
             eventually(lambda: "the window under (%d, %d) is not the root window %s: %s" % (x, y, root, self.last_under), under)
         elif verb == "wldrag":
             wanted, _, target = rest.partition(":")
-            x0, y0 = self.middle(self.wait_for(wanted))
-            x1, y1 = self.middle(self.wait_for(target))
+            x0, y0 = self.wayland_middle(self.wait_for(wanted))
+            x1, y1 = self.wayland_middle(self.wait_for(target))
             pointer = subprocess.Popen(os.environ["WIDGETHOST_DRIVER_POINTER"].split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]), text=True)
             if pointer.stdout.readline().strip() != "ready":
@@ -331,6 +360,22 @@ class Session:
                 ea, eb = a.get_extents(Atspi.CoordType.SCREEN), b.get_extents(Atspi.CoordType.SCREEN)
                 return (ea.y == eb.y and ea.x < eb.x) or ea.y + ea.height <= eb.y
             eventually("'%s' is not before '%s'" % (wanted, other), ordered)
+        elif verb == "remember":
+            box = self.wait_for(rest).get_extents(Atspi.CoordType.SCREEN)
+            self.remembered[rest] = (box.x, box.y, box.width, box.height)
+        elif verb == "at":
+            wanted, _, other = rest.partition(":")
+            place = self.remembered[other]
+
+            def there():
+                node = self.find(wanted)
+                if node is None:
+                    return False
+                box = node.get_extents(Atspi.CoordType.SCREEN)
+                self.last_place = (box.x, box.y, box.width, box.height)
+                return self.last_place == place
+            self.last_place = None
+            eventually(lambda: "'%s' is at %s, not where '%s' was %s" % (wanted, self.last_place, other, place), there)
         elif verb == "listen":
             self.listener = Atspi.EventListener.new(lambda e: HEARD.append((e.type, name(e.source))))
             self.listener.register(rest)
@@ -351,7 +396,22 @@ class Session:
         elif verb == "scope":
             self.scope = rest
         elif verb == "spawn":
-            SPAWNED.append(subprocess.Popen(rest.split(" ")))
+            env = dict(os.environ)
+            if os.environ.get("WIDGETHOST_DRIVER_WAYLAND"):
+                env["WAYLAND_DISPLAY"] = os.environ["WIDGETHOST_DRIVER_WAYLAND"]
+            SPAWNED.append(subprocess.Popen(rest.split(" "), env=env))
+        elif verb == "sway":
+            # Again until sway takes it: a window AT-SPI shows may not be in sway's tree yet.
+            answer = []
+
+            def taken():
+                r = subprocess.run(["swaymsg", "-s", os.environ["WIDGETHOST_DRIVER_SWAYSOCK"], rest], capture_output=True, text=True)
+                answer[:] = [r.stdout + r.stderr]
+                return r.returncode == 0 and '"success": false' not in r.stdout
+            eventually(lambda: "sway refused '%s': %s" % (rest, answer[0] if answer else ""), taken)
+            # sway shows a move or resize once the window has drawn at its new size (a
+            # transaction, at most 200 ms): the pointer finds the window there only then.
+            time.sleep(0.5)
         elif verb in ("file", "nofile"):
             path, _, text = rest.partition(":")
 

@@ -5,9 +5,15 @@ GalleryDropTests: the lean surface must refuse such a drag. When the drag ends i
 RESULT_FILE "drag-end" after a drop a target took (or the bare root window: GTK's root-window
 protocol), or "drag-failed <reason>" (no-target: the window under the pointer refused it).
 
-usage: text_drag_source.py RESULT_FILE TEXT
+With a MODE, a hostile source for WaylandGalleryDropTests instead: the window "Widget to drag",
+its button "Drag this widget" offering only application/x-widgethost-widget (as a gallery tile
+does) with bad data — stall: nothing for 8 s (the whole program sleeps when the data is asked
+for); huge: 1 MiB; empty: nothing, the pipe closed at once.
+
+usage: text_drag_source.py RESULT_FILE TEXT [stall|huge|empty]
 """
 import sys
+import time
 
 import gi
 gi.require_version("Gtk", "3.0")
@@ -15,6 +21,8 @@ gi.require_version("Gdk", "3.0")
 from gi.repository import Gdk, Gtk  # noqa: E402
 
 result, text = sys.argv[1], sys.argv[2]
+mode = sys.argv[3] if len(sys.argv) > 3 else None
+MIME = "application/x-widgethost-widget"
 
 
 def write(line):
@@ -22,13 +30,25 @@ def write(line):
         f.write(line + "\n")
 
 
-window = Gtk.Window(title="Text to drag")
+def hostile_data(widget, context, data, info, when):
+    if mode == "stall":
+        time.sleep(8)
+    elif mode == "huge":
+        data.set(Gdk.Atom.intern(MIME, False), 8, b"{" * (1 << 20))
+    # "empty": no data set; GTK sends none.
+
+
+window = Gtk.Window(title="Widget to drag" if mode else "Text to drag")
 window.set_default_size(240, 120)
 window.move(40, 600)
-button = Gtk.Button(label="Drag this text")
-button.drag_source_set(Gdk.ModifierType.BUTTON1_MASK, [], Gdk.DragAction.COPY)
-button.drag_source_add_text_targets()
-button.connect("drag-data-get", lambda w, ctx, data, info, time: data.set_text(text, -1))
+button = Gtk.Button(label="Drag this widget" if mode else "Drag this text")
+if mode:
+    button.drag_source_set(Gdk.ModifierType.BUTTON1_MASK, [Gtk.TargetEntry.new(MIME, 0, 0)], Gdk.DragAction.COPY)
+    button.connect("drag-data-get", hostile_data)
+else:
+    button.drag_source_set(Gdk.ModifierType.BUTTON1_MASK, [], Gdk.DragAction.COPY)
+    button.drag_source_add_text_targets()
+    button.connect("drag-data-get", lambda w, ctx, data, info, time: data.set_text(text, -1))
 
 
 FAILED = []

@@ -8,7 +8,8 @@
  * (X, Y) of the WIDTH x HEIGHT layout, presses and releases button 1, moves the pointer to the
  * layout's bottom-right corner (screenshots show the cursor) and prints "clicked" once
  * the compositor has handled every request (a round trip). A line "X0 Y0 X1 Y1" is a drag:
- * button 1 pressed at (X0, Y0), the pointer moved to (X1, Y1) in ten steps 30 ms apart, released
+ * button 1 pressed at (X0, Y0), the pointer moved to (X1, Y1) in ten steps 30 ms apart (300 ms
+ * after the first, for a toolkit to start its drag), released
  * there (then off to the corner too); then "dragged". Exits 0 at the end of stdin; 1 when
  * the compositor offers no virtual pointer or no seat. Built by the tests with
  * `cc … -lwayland-client`.
@@ -112,7 +113,10 @@ int main(int argc, char **argv) {
         left_button(1);
         if (n == 4) {
             for (int i = 1; i <= 10; i++) {
-                struct timespec pause = { 0, 30 * 1000000 };
+                /* After the first move a toolkit starts its drag (past its threshold, button
+                 * held) and asks the compositor for it: a person's pause lets a loaded
+                 * machine do that before the pointer goes on. */
+                struct timespec pause = { 0, (i == 2 ? 300 : 30) * 1000000 };
                 nanosleep(&pause, NULL);
                 move_to((unsigned)((int)x + ((int)x1 - (int)x) * i / 10), (unsigned)((int)y + ((int)y1 - (int)y) * i / 10));
                 wl_display_roundtrip(display);
