@@ -61,9 +61,16 @@ import Glibc
 
     /// A real host with Habit on the grid and Stats installed (`SurfaceAccessibilityTests`'
     /// config), the grid at the top-left corner: the gallery floats clear of it on the right.
-    static func startHost(socketDir: TempDir) throws -> RunningDaemon {
-        let config = SurfaceAccessibilityTests.config(socket: socketDir.path + "/control.sock")
+    /// With `statsOnGrid`, a small Stats after Habit on the grid too.
+    static func startHost(socketDir: TempDir, statsOnGrid: Bool = false) throws -> RunningDaemon {
+        var config = SurfaceAccessibilityTests.config(socket: socketDir.path + "/control.sock")
             .replacing("\"desktop\": { \"widgets\"", with: "\"desktop\": { \"anchor\": \"top-left\", \"widgets\"")
+        if statsOnGrid {
+            let habitEntry = #"{ "kind": "InteractiveHabit", "family": "systemSmall", "outputs": ["files", "png"] }"#
+            config = config.replacing(habitEntry, with: habitEntry + #", { "kind": "com.example.StatsWidget", "family": "systemSmall", "outputs": ["files", "png"] }"#)
+                .replacing(#"["\#(habit)"]"#, with: #"["\#(habit)", "\#(stats)"]"#)
+        }
+        try #require(config.contains("top-left") && (!statsOnGrid || config.contains(#""\#(habit)", "\#(stats)""#)), "\(config)")
         let d = try RunningDaemon(config: config) { dir in
             for p in ["HabitWidget", "StatsWidget"] { _ = run("/bin/cp", [TestPaths.plugin(p), dir + "/Plugins/\(p).so"]) }
         }
@@ -97,6 +104,29 @@ import Glibc
         ])
         #expect(status == 0, "\(output)")
         #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
+    }
+
+    /// In edit mode the surface's input region is its whole grid area, and sway gives a drag to
+    /// the surface by it: Stats dropped in the gap just left of the Stats already on the grid
+    /// (Habit, Stats) lands between the two, from a gallery started on its own.
+    @Test func inEditModeADropInTheGapBetweenWidgetsLandsThere() throws {
+        guard let sway = try Self.sway() else { return }
+        let socketDir = TempDir()
+        defer { socketDir.remove() }
+        let d = try Self.startHost(socketDir: socketDir, statsOnGrid: true)
+        let file = d.dir.path + "/config.json"
+        let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
+            "window:Desktop widgets", "showing:Habit", "showing:Steps", "before:Habit:Steps",
+            "do:Habit:Edit Home Screen",
+            "spawn:\(TestPaths.products)/widgethost-edit --gallery --config \(file)",
+            "scope:any", "window:Add Widget", "settext:Search Widgets:Stats", "showing:Daily Stats, Small",
+            "sway:[title=\"Add Widget\"] floating enable, resize set 560 560, move position 680 120",
+            "wlhold:Daily Stats, Small:<Steps", "shot:wldrop-5-gap-over", "wlrelease",
+            "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(Self.habit)\", \"\(Self.stats)-2\", \"\(Self.stats)\"] }",
+            "scope:program", "shot:wldrop-6-gap-dropped",
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(eventually { d.text(Self.stats + "-2") != nil }, "stderr:\n\(d.stderr)")
     }
 
     /// What a drag that must be refused left: the driver's status and output (with the surface's

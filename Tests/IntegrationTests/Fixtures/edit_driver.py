@@ -23,6 +23,8 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
                             window sway manages is found on the screen through sway's tree (GTK
                             on Wayland knows no window position: its AT-SPI screen coordinates
                             are the window's), with sway's IPC socket in $WIDGETHOST_DRIVER_SWAYSOCK
+                            TARGET "<OTHER": the grid's gap just left of OTHER (4 points left of
+                            its left edge, at its middle height)
   wlhold:NAME:TARGET        wldrag without the release: the button stays down over TARGET
   wlrelease                 releases the button held by wlhold
   sway:COMMAND              runs the sway command COMMAND (swaymsg, $WIDGETHOST_DRIVER_SWAYSOCK),
@@ -322,7 +324,12 @@ class Session:
         elif verb in ("wldrag", "wlhold"):
             wanted, _, target = rest.partition(":")
             x0, y0 = self.wayland_middle(self.wait_for(wanted))
-            x1, y1 = self.wayland_middle(self.wait_for(target))
+            if target.startswith("<"):
+                node = self.wait_for(target[1:])
+                x1, y1 = self.wayland_middle(node)
+                x1 -= node.get_extents(Atspi.CoordType.SCREEN).width // 2 + 4
+            else:
+                x1, y1 = self.wayland_middle(self.wait_for(target))
             pointer = subprocess.Popen(os.environ["WIDGETHOST_DRIVER_POINTER"].split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]), text=True)
             if pointer.stdout.readline().strip() != "ready":
