@@ -1,8 +1,8 @@
 /// Drops from another program onto the surface: the gallery's tiles dragged onto the desktop
-/// (X11 XDND; a backend without drop support never calls it). The backend accepts only drags
-/// offering `WidgetDragPayload.mimeType` and reads their bytes; this delegate decides where they
-/// go. Positions are the output's area points, as for pointer events. A backend finds it by
-/// casting its `DisplayBackendDelegate`.
+/// (X11 XDND, Wayland `wl_data_device`; a backend without drop support never calls it). The
+/// backend accepts only drags offering `WidgetDragPayload.mimeType` and reads their bytes; this
+/// delegate decides where they go. Positions are the output's area points, as for pointer
+/// events. A backend finds it by casting its `DisplayBackendDelegate`.
 ///
 /// Threading: called on the surface's thread, from the backend's `dispatch()`.
 public protocol DisplayDropDelegate: AnyObject {

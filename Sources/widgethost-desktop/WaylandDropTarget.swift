@@ -20,7 +20,7 @@ import Glibc
 ///
 /// The compositor finds the drop target by the surface's input region (wlroots: the surface
 /// under the pointer that accepts input there), so, as on X11, a drag reaches the surface over
-/// its widgets only.
+/// its widgets, and in edit mode (the whole grid area is the input region) between them too.
 ///
 /// Threading: the surface's thread; listeners run inside the backend's `dispatch()`, which
 /// passes the `Step`s they make to `deliver` at its end (delegate calls happen only there).

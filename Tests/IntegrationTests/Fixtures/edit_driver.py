@@ -29,6 +29,10 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
                             window sway manages is found on the screen through sway's tree (GTK
                             on Wayland knows no window position: its AT-SPI screen coordinates
                             are the window's), with sway's IPC socket in $WIDGETHOST_DRIVER_SWAYSOCK
+                            TARGET "<OTHER": the grid's gap just left of OTHER (4 points left of
+                            its left edge, at its middle height)
+  wlhold:NAME:TARGET        wldrag without the release: the button stays down over TARGET
+  wlrelease                 releases the button held by wlhold
   sway:COMMAND              runs the sway command COMMAND (swaymsg, $WIDGETHOST_DRIVER_SWAYSOCK),
                             again until sway takes it (a window may not be in its tree yet)
   settext:NAME:TEXT         sets the text of the entry NAME through AT-SPI (no keyboard)
@@ -55,6 +59,8 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   text:WORDS                a showing label contains WORDS
   focused:NAME              the control named NAME (or a part of it) has the keyboard focus
   shot:FILE                 a screenshot of the whole screen, SHOT_DIR/FILE.png
+  shotlacks:FILE:NAME:PNG   the screenshot FILE taken earlier did not show PNG where NAME was
+                            remembered (the comparison of matches: more than 3 % of the pixels differ)
   matches:NAME:PNG          the screen where the control NAME is shows the picture PNG (ImageMagick's
                             compare, 8 % fuzz; at most 3 % of the pixels differ: the rounded corners)
   matchesat:NAME:DX:DY:PNG  the same DX, DY pixels away from where NAME is
@@ -177,6 +183,8 @@ class Session:
         self.app = eventually("the program appeared on the accessibility bus", lambda: application(self.process.pid))
         self.scope = "program"
         self.remembered = {}
+        self.held = None
+        self.wl_held = None
 
     def nodes(self):
         if self.scope == "any":
@@ -235,16 +243,22 @@ class Session:
             return False
         box = node.get_extents(Atspi.CoordType.SCREEN)
         box.x, box.y = box.x + dx, box.y + dy
-        shot, crop = os.path.join(self.shots, ".matches.png"), os.path.join(self.shots, ".matches-crop.png")
+        shot = os.path.join(self.shots, ".matches.png")
         self.screenshot(shot)
-        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (box.width, box.height, box.x, box.y), "+repage", crop], check=True)
+        return self.shot_shows(shot, wanted, (box.x, box.y, box.width, box.height), png)
+
+    def shot_shows(self, shot, wanted, place, png):
+        """Whether the screenshot `shot` shows `png` in the rectangle `place` (where `wanted` is)."""
+        x, y, width, height = place
+        crop = os.path.join(self.shots, ".matches-crop.png")
+        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (width, height, x, y), "+repage", crop], check=True)
         r = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", crop, png, "null:"], capture_output=True, text=True)
         try:
             differing = float(r.stderr.split()[0])
         except (IndexError, ValueError):
             return False
-        self.last_match = "%s at %s: %d of %d pixels differ from %s" % (wanted, (box.x, box.y, box.width, box.height), differing, box.width * box.height, png)
-        return differing <= box.width * box.height * 0.03
+        self.last_match = "%s at %s: %d of %d pixels differ from %s" % (wanted, place, differing, width * height, png)
+        return differing <= width * height * 0.03
 
     def middle(self, node):
         box = node.get_extents(Atspi.CoordType.SCREEN)
@@ -324,20 +338,42 @@ class Session:
                 return "WINDOW=%s" % root[0] in r.stdout if root else False
             self.last_under = "?"
             eventually(lambda: "the window under (%d, %d) is not the root window %s: %s" % (x, y, root, self.last_under), under)
-        elif verb == "wldrag":
+        elif verb == "wlrelease":
+            self.wl_held.stdin.write("release\n")
+            self.wl_held.stdin.flush()
+            if self.wl_held.stdout.readline().strip() != "released":
+                fail("the virtual pointer did not release")
+            self.wl_held.stdin.close()
+            self.wl_held.wait(timeout=PATIENCE)
+            self.wl_held = None
+        elif verb == "shotlacks":
+            shot, wanted, png = rest.split(":", 2)
+            self.last_match = "nothing compared"
+            if self.shot_shows(os.path.join(self.shots, shot + ".png"), wanted, self.remembered[wanted], png):
+                fail("the screenshot %s shows %s where '%s' was remembered (%s)" % (shot, png, wanted, self.last_match))
+        elif verb in ("wldrag", "wlhold"):
             wanted, _, target = rest.partition(":")
             x0, y0 = self.wayland_middle(self.wait_for(wanted))
-            x1, y1 = self.wayland_middle(self.wait_for(target))
+            if target.startswith("<"):
+                node = self.wait_for(target[1:])
+                x1, y1 = self.wayland_middle(node)
+                x1 -= node.get_extents(Atspi.CoordType.SCREEN).width // 2 + 4
+            else:
+                x1, y1 = self.wayland_middle(self.wait_for(target))
             pointer = subprocess.Popen(os.environ["WIDGETHOST_DRIVER_POINTER"].split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        env=dict(os.environ, WAYLAND_DISPLAY=os.environ["WIDGETHOST_DRIVER_WAYLAND"]), text=True)
             if pointer.stdout.readline().strip() != "ready":
                 fail("no virtual pointer")
-            pointer.stdin.write("%d %d %d %d\n" % (x0, y0, x1, y1))
+            hold = verb == "wlhold"
+            pointer.stdin.write("%d %d %d %d%s\n" % (x0, y0, x1, y1, " hold" if hold else ""))
             pointer.stdin.flush()
-            if pointer.stdout.readline().strip() != "dragged":
+            if pointer.stdout.readline().strip() != ("holding" if hold else "dragged"):
                 fail("the virtual pointer did not drag")
-            pointer.stdin.close()
-            pointer.wait(timeout=PATIENCE)
+            if hold:
+                self.wl_held = pointer
+            else:
+                pointer.stdin.close()
+                pointer.wait(timeout=PATIENCE)
         elif verb == "settext":
             entry, _, text = rest.partition(":")
             if not Atspi.EditableText.set_text_contents(self.wait_for(entry), text):

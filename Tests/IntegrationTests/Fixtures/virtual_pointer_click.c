@@ -9,9 +9,10 @@
  * layout's bottom-right corner (screenshots show the cursor) and prints "clicked" once
  * the compositor has handled every request (a round trip). A line "X0 Y0 X1 Y1" is a drag:
  * button 1 pressed at (X0, Y0), the pointer moved to (X1, Y1) in ten steps 30 ms apart (300 ms
- * after the first, for a toolkit to start its drag), released
- * there (then off to the corner too); then "dragged". Exits 0 at the end of stdin; 1 when
- * the compositor offers no virtual pointer or no seat. Built by the tests with
+ * after the first, for a toolkit to start its drag), released there (then off to the corner
+ * too); then "dragged". With " hold" after the four numbers the button stays down at (X1, Y1)
+ * ("holding") until a line "release" ("released"). Exits 0 at the end of stdin; 1 when the
+ * compositor offers no virtual pointer or no seat. Built by the tests with
  * `cc … -lwayland-client`.
  *
  * The two interfaces are declared here by hand (requests in the protocol's order, version 1),
@@ -87,6 +88,14 @@ static void left_button(uint32_t state) {
     wl_display_roundtrip(display);
 }
 
+/* Button 1 released where the pointer is, then the pointer off to the layout's bottom-right
+ * corner: grim's screenshots show the cursor. */
+static void release(void) {
+    left_button(0);
+    move_to(w - 1, h - 1);
+    wl_display_roundtrip(display);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: %s WIDTH HEIGHT\n", argv[0]); return 2; }
     w = (uint32_t)atoi(argv[1]); h = (uint32_t)atoi(argv[2]);
@@ -106,8 +115,17 @@ int main(int argc, char **argv) {
     unsigned x, y, x1, y1;
     char line[128];
     while (fgets(line, sizeof line, stdin)) {
-        int n = sscanf(line, "%u %u %u %u", &x, &y, &x1, &y1);
-        if (n != 2 && n != 4) break;
+        if (strcmp(line, "release\n") == 0) {
+            release();
+            printf("released\n");
+            fflush(stdout);
+            continue;
+        }
+        char hold[8] = "";
+        int n = sscanf(line, "%u %u %u %u %7s", &x, &y, &x1, &y1, hold);
+        if (n == 5 && strcmp(hold, "hold") == 0) n = 4;
+        else if (n != 2 && n != 4) break;
+        else hold[0] = 0;
         move_to(x, y);
         wl_display_roundtrip(display);
         left_button(1);
@@ -122,10 +140,12 @@ int main(int argc, char **argv) {
                 wl_display_roundtrip(display);
             }
         }
-        left_button(0);
-        /* Off to the layout's bottom-right corner: grim's screenshots show the cursor. */
-        move_to(w - 1, h - 1);
-        wl_display_roundtrip(display);
+        if (hold[0]) {
+            printf("holding\n");
+            fflush(stdout);
+            continue;
+        }
+        release();
         printf(n == 4 ? "dragged\n" : "clicked\n");
         fflush(stdout);
     }
