@@ -246,7 +246,7 @@ let package = Package(
         .target(name: "WidgetDesktopAccessibility", dependencies: ["CDBus", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore"]),
         .executableTarget(name: "widgethost-desktop", dependencies: ["CX11", "CWayland", "WidgetDesktopAccessibility", "WidgetDesktopSurface", "WidgetConfigEditing", "WidgetDesktopScene", "WidgetRendering", "WidgetHostCore", "OpenWidgetKit"]),
         // The GTK surface, `widgethost-desktop --gtk`, kept while the lean one is new.
-        .executableTarget(name: "widgethost-desktop-gtk", dependencies: ["CGtk", "WidgetDesktopSurface", "WidgetHostCore", "OpenWidgetKit"]),
+        .executableTarget(name: "widgethost-desktop-gtk", dependencies: ["CGtk", "WidgetDesktopSurface", "WidgetDesktopScene", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         /// The editor, started on demand: "Add Widget" gallery and "Edit Widget" forms in GTK 3, previews
         /// drawn in-process with WidgetGraphics, config.json written only through WidgetConfigEditing.
         .executableTarget(name: "widgethost-edit", dependencies: ["CGtk", "WidgetGraphics", "WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"],

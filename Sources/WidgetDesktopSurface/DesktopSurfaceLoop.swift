@@ -296,11 +296,7 @@ extension DesktopSurfaceLoop: DisplayDropDelegate {
     public func displayDrop(_ backend: any DisplayBackend, output: DisplayOutput.ID, x: Double, y: Double, payload: [UInt8]) -> Bool {
         var destination: GridDestination?
         if let p = try? WidgetDragPayload(bytes: payload), let family = WidgetFamily(rawValue: p.placement.family) {
-            switch scene.dragIn(family: family, output: output, x: x, y: y)?.move {
-            case .before(let other)?: destination = .before(other)
-            case .index(let i)?: destination = .position(i)
-            case nil: destination = nil
-            }
+            destination = scene.dragIn(family: family, output: output, x: x, y: y)?.destination
         }
         scene.dragInEnded()
         return actions.addDropped(payload, at: destination)

@@ -1,6 +1,8 @@
 import CSurfaceLoop
 import FoundationEssentials
+import OpenWidgetKit
 import WidgetConfigEditing
+import WidgetDesktopScene
 import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
@@ -106,8 +108,34 @@ public struct WidgetActions {
                     : "cannot start \(editExecutable): \(String(cString: strerror(rc)))")
     }
 
+    /// Where a widget dropped from the gallery onto `grid` (the widgets' ids in the desktop's
+    /// order and their families, `desktop`'s columns, gap and anchor) at grid point (`x`, `y`)
+    /// goes: `DropSlot(adding:)` on the grid's own bounding box, as the GTK surface's window is
+    /// (nil: at the end, where an add puts it).
+    public static func dropDestination(adding family: WidgetFamily, x: Double, y: Double, order: [String],
+                                       families: [String: WidgetFamily], desktop: DesktopConfig) -> GridDestination? {
+        let layout = DesktopViewMessage.Layout(widgets: order, anchor: desktop.anchor.rawValue, margin: 0, gap: desktop.gap,
+                                               columns: desktop.columns, scale: 1, dark: nil)
+        let grid = DesktopGrid(widgets: order.compactMap { id in families[id].map { (id: id, family: $0) } }, columns: desktop.columns, gap: desktop.gap)
+        let output = DisplayOutput(id: 0, connector: "grid", logicalWidth: grid.width, logicalHeight: grid.height, scale: 1, isPrimary: true)
+        let placement = DesktopPlacement(layout: layout, families: families, output: output)
+        return DropSlot(adding: family, id: SceneInteraction.incomingID, x: x, y: y, placement: placement, layout: layout)?.destination
+    }
+
     /// `x` as whole pixels for a log line; a number no `Int` holds is named, not converted (a trap).
     public static func wholePixel(_ x: Double) -> String {
         x.isFinite && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
+    }
+}
+
+extension DropSlot {
+    /// The edit's grid destination for a widget dropped here (nil: the order does not change,
+    /// or, for one added, it stays at the end where the add puts it).
+    public var destination: GridDestination? {
+        switch move {
+        case .before(let other)?: .before(other)
+        case .index(let i)?: .position(i)
+        case nil: nil
+        }
     }
 }

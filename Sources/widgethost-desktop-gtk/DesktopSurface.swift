@@ -1,6 +1,7 @@
 import CGtk
 import FoundationEssentials
 import OpenWidgetKit
+import WidgetConfigEditing
 import WidgetDesktopSurface
 import WidgetHostCore
 #if canImport(Glibc)
@@ -15,12 +16,18 @@ import Glibc
 /// the wallpaper — swaybg, Plasma's desktop — and below windows; on the background layer they
 /// covered it);
 /// X11: a `_NET_WM_WINDOW_TYPE_DESKTOP` window, sticky, kept below, out of the task bar.
+/// A gallery tile dropped on it (`GtkDropTarget`) is added where it was dropped on the grid
+/// (`WidgetActions.dropDestination`, `addDropped`: one edit of config.json).
 ///
 /// Threading: GTK's main thread only; callbacks reach it through `Unmanaged` user data.
 final class DesktopSurface {
     private let outDirectory: String
-    private let desktop: DesktopConfig
+    /// The config's `desktop` section: read at start, and again after a drop added a widget.
+    private var desktop: DesktopConfig
     private let controlSocket: String
+    /// The edits a drop makes (nil: drops are not taken).
+    private let actions: WidgetActions?
+    private var dropTarget: GtkDropTarget?
     private var pictures: [String: WidgetPicture] = [:]
     private var grid = DesktopGrid(widgets: [])
     private let window: UnsafeMutablePointer<GtkWidget>
@@ -33,10 +40,11 @@ final class DesktopSurface {
     /// manager floats a desktop-type window above the others.
     private let unmanaged: Bool
 
-    init?(outDirectory: String, desktop: DesktopConfig, controlSocket: String) {
+    init?(outDirectory: String, desktop: DesktopConfig, controlSocket: String, actions: WidgetActions? = nil) {
         self.outDirectory = outDirectory
         self.desktop = desktop
         self.controlSocket = controlSocket
+        self.actions = actions
         widgethost_report_lost_wayland_connection()   // GDK exits 1 after logging why: say it our way
         // The surface draws with Cairo only. Without this, GDK's X11 backend probes GLX for its
         // visuals and maps Mesa's software driver and libLLVM: 29 of the surface's 55 MB PSS
@@ -79,6 +87,9 @@ final class DesktopSurface {
                 Unmanaged<DesktopSurface>.fromOpaque(data).takeUnretainedValue().displayClosed()
             }
             widgethost_signal_connect(UnsafeMutableRawPointer(display), "closed", unsafeBitCast(closed, to: GCallback.self), me)
+        }
+        if actions != nil {
+            dropTarget = GtkDropTarget(on: area) { [unowned self] x, y, payload in self.drop(x: x, y: y, payload: payload) }
         }
         let stop: GSourceFunc = { _ in gtk_main_quit(); return 1 }
         g_unix_signal_add(SIGTERM, stop, nil)
@@ -282,6 +293,28 @@ final class DesktopSurface {
         } catch {
             FileHandleFree.error("widgethost-desktop: click on \(item.id): \(error)")
         }
+    }
+
+    // MARK: - Drops
+
+    /// A gallery tile dropped at window point (`x`, `y`): added at that place of the grid, in
+    /// one edit; a payload that cannot be read is logged and changes nothing.
+    private func drop(x: Double, y: Double, payload: [UInt8]) -> Bool {
+        guard let actions else { return false }
+        var destination: GridDestination?
+        if let p = try? WidgetDragPayload(bytes: payload), let family = WidgetFamily(rawValue: p.placement.family) {
+            let order = desktop.widgets.isEmpty ? pictures.keys.sorted() : desktop.widgets
+            destination = WidgetActions.dropDestination(adding: family, x: x / desktop.scale, y: y / desktop.scale, order: order,
+                                                        families: pictures.compactMapValues(\.family), desktop: desktop)
+        }
+        guard actions.addDropped(payload, at: destination) else { return false }
+        // The new widget's place: the grid as the edited config has it (its picture shows once
+        // the host, which applies the change, draws it).
+        if let edited = try? DesktopSurfaceConfig.load(explicitPath: actions.configPath, environment: actions.environment) {
+            desktop = edited.desktop
+            refreshWidgetSet()
+        }
+        return true
     }
 
     /// `x` as whole pixels for a log line (`WidgetActions.wholePixel`: never traps).

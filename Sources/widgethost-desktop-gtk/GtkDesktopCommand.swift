@@ -49,7 +49,10 @@ enum GtkDesktopCommand {
         }
         let out = outOverride.map(DesktopSurfaceConfig.absolute) ?? config.paths.out
         let socket = ControlSocketPath.resolve(config.paths, environment: environment)
-        guard let surface = DesktopSurface(outDirectory: out, desktop: desktop, controlSocket: socket) else { return 1 }
+        // Drops from the gallery edit the config the surface was started with.
+        let actions = WidgetActions(controlSocket: socket, configPath: loaded.editPath, environment: environment, editExecutable: "",
+                                    log: { FileHandleFree.error("widgethost-desktop: " + $0) })
+        guard let surface = DesktopSurface(outDirectory: out, desktop: desktop, controlSocket: socket, actions: actions) else { return 1 }
         return surface.run()
     }
 

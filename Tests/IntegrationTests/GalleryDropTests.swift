@@ -80,6 +80,35 @@ import Glibc
         #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
     }
 
+    /// The GTK surface (`widgethost-desktop-gtk`, `--gtk`) takes the same drop: Stats (small)
+    /// dragged from the gallery onto Habit is added through the same edit, where it was dropped
+    /// (Habit's place: the grid is anchored top-right, so Habit makes way to the left), the host
+    /// draws it, and the surface, which reads the edited config again, shows it there.
+    /// Disabled: about one run in three to five, no XDND message reaches the GTK surface (started
+    /// seconds before) at all, and the drop goes nowhere; a surface a few seconds older took
+    /// every drop by hand (xdotool, 16 of 16). The cause is not found yet (docs/desktop.md).
+    @Test(.disabled("flaky: the drag sometimes never reaches a freshly started GTK surface (no XdndPosition arrives); cause not found"))
+    func theGtkSurfaceTakesTheGallerysDropToo() throws {
+        let socketDir = TempDir()
+        defer { socketDir.remove() }
+        guard let (screen, d, file) = try Self.start(socketDir) else { return }
+        let stats = "com.example.StatsWidget-systemSmall", out = d.dir.path + "/out/\(stats).txt"
+        let statsPicture = d.dir.path + "/out/\(stats).png", habitPicture = d.dir.path + "/out/\(Self.habit).png"
+        try #require(screen.drive(["--config", file], [
+            "window:widgethost-desktop", "matchesat:widgethost-desktop:0:0:\(habitPicture)",
+            "spawn:\(TestPaths.edit) --gallery --config \(file)",
+            "scope:any", "window:Add Widget", "focused:Search Widgets", "type:Stats", "showing:Daily Stats, Small",
+            // The gallery away from the grid (it opens over the place Habit makes way to).
+            "movewindow:Add Widget:0:300", "showing:Daily Stats, Small",
+            "hold:Daily Stats, Small:widgethost-desktop", "shot:drop-5-gtk-over", "release",
+            "file:\(file):\"desktop\": { \"widgets\": [\"\(Self.habit)\", \"\(stats)\"] }",
+            "file:\(out):Steps",
+            "scope:program", "matchesat:widgethost-desktop:180:0:\(statsPicture)", "matchesat:widgethost-desktop:0:0:\(habitPicture)",
+            "shot:drop-6-gtk-dropped",
+        ], program: TestPaths.products + "/widgethost-desktop-gtk"))
+        #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
+    }
+
     @Test func aDragOfferingOnlyTextIsRefusedAndChangesNothing() throws {
         let socketDir = TempDir()
         defer { socketDir.remove() }

@@ -63,7 +63,7 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
                             remembered (the comparison of matches: more than 3 % of the pixels differ)
   matches:NAME:PNG          the screen where the control NAME is shows the picture PNG (ImageMagick's
                             compare, 8 % fuzz; at most 3 % of the pixels differ: the rounded corners)
-  matchesat:NAME:DX:DY:PNG  the same DX, DY pixels away from where NAME is
+  matchesat:NAME:DX:DY:PNG  the same DX, DY pixels away from where NAME is, over PNG's own size
   exit:STATUS               the program exits with STATUS
 Prints one line per step; exits 1 at the first step that fails.
 
@@ -237,12 +237,18 @@ class Session:
         else:
             subprocess.run(["import", "-window", "root", path], check=True)
 
-    def shows(self, wanted, png, dx=0, dy=0):
+    def shows(self, wanted, png, dx=0, dy=0, own_size=False):
         node = self.find(wanted)
         if node is None:
             return False
         box = node.get_extents(Atspi.CoordType.SCREEN)
         box.x, box.y = box.x + dx, box.y + dy
+        if own_size:
+            size = subprocess.run(["identify", "-format", "%w %h", png], capture_output=True, text=True).stdout.split()
+            if len(size) != 2:
+                self.last_match = "no picture %s yet" % png
+                return False
+            box.width, box.height = int(size[0]), int(size[1])
         shot = os.path.join(self.shots, ".matches.png")
         self.screenshot(shot)
         return self.shot_shows(shot, wanted, (box.x, box.y, box.width, box.height), png)
@@ -283,6 +289,20 @@ class Session:
             pending += n.get("nodes", []) + n.get("floating_nodes", [])
         return x, y
 
+    def settled_middle(self, wanted):
+        """The middle of the showing control WANTED once it stays put for 0.3 s (a window just
+        moved, tiles just filtered: their extents follow a moment later)."""
+        last = [None]
+
+        def same():
+            now = self.middle(self.wait_for(wanted))
+            if now == last[0]:
+                return now
+            last[0] = now
+            time.sleep(0.3)
+            return None
+        return eventually("'%s' keeps moving" % wanted, same)
+
     def wait_for(self, wanted, roles=None):
         return eventually(lambda: "no showing control named '%s' (showing: %s)" % (wanted, "; ".join(self.seen())),
                           lambda: self.find(wanted, roles))
@@ -307,8 +327,8 @@ class Session:
                 fail("'%s' refused action '%s'" % (wanted, action))
         elif verb in ("drag", "dragto", "hold"):
             wanted, target, dx, dy = (rest.split(":") + ["0", "0"])[:4]
-            x0, y0 = self.middle(self.wait_for(wanted))
-            x1, y1 = self.middle(self.wait_for(target))
+            x0, y0 = self.settled_middle(wanted)
+            x1, y1 = self.settled_middle(target)
             x1, y1 = x1 + int(dx), y1 + int(dy)
             Atspi.generate_mouse_event(x0, y0, "abs")
             time.sleep(0.1)
@@ -316,10 +336,15 @@ class Session:
             for i in range(1, 11):
                 time.sleep(0.05)
                 Atspi.generate_mouse_event(x0 + (x1 - x0) * i // 10, y0 + (y1 - y0) * i // 10, "abs")
+            # A hand is never quite still: two more moves once there, as the drag icon (a window
+            # GTK moves after the pointer) has caught up, and the source looks for its target again.
+            for x in (x1 + 1, x1):
+                time.sleep(0.2)
+                Atspi.generate_mouse_event(x, y1, "abs")
             time.sleep(0.1)
             self.held = (x1, y1)
             if verb != "hold":
-                self.step("release")
+                Atspi.generate_mouse_event(x1, y1, "b1r")
         elif verb == "movewindow":
             title, x, y = rest.rsplit(":", 2)
             subprocess.run(["xdotool", "search", "--name", "^%s$" % title, "windowmove", "--sync", x, y], check=True, capture_output=True)
@@ -428,7 +453,7 @@ class Session:
             wanted, dx, dy, png = rest.split(":", 3)
             self.last_match = "'%s' not found" % wanted
             eventually(lambda: "the screen does not show %s %s, %s from '%s' (%s)" % (png, dx, dy, wanted, self.last_match),
-                       lambda: self.shows(wanted, png, int(dx), int(dy)))
+                       lambda: self.shows(wanted, png, int(dx), int(dy), own_size=True))
         elif verb == "scope":
             self.scope = rest
         elif verb == "spawn":
