@@ -13,7 +13,8 @@ import WidgetHostCore
 ///   Screen" enters edit mode; the others become actions); a press outside closes it.
 /// - In edit mode a widget is dragged (after moving `slop`) to another grid place (`DropSlot`),
 ///   released it yields `.move`; its remove badge yields `.removeWidget`; a press outside every
-///   widget, or Escape, ends edit mode.
+///   widget, or Escape, ends edit mode — but for the edit mode of an open gallery
+///   (`setGalleryOpen`), which only Escape or the gallery's closing ends.
 /// - Keyboard: Tab / Shift+Tab move the focus between widgets in grid order, Menu (the backend
 ///   reports Shift+F10 as `.menu`) opens the menu on the focused widget, Up/Down choose a row,
 ///   Enter/Space activate it (or click the focused widget), Escape closes the menu, then ends edit
@@ -114,7 +115,9 @@ public struct SceneInteraction: Equatable, Sendable {
         }
         guard let widget else {
             press = nil
-            if editing { editing = false; editingForGallery = false; changed() }
+            // The gallery's edit mode stays while it is open: a stray click must not end the
+            // drops anywhere on the grid (Escape still does).
+            if editing, !editingForGallery { editing = false; changed() }
             return .nothing
         }
         if button == 3 {

@@ -164,7 +164,9 @@ import Glibc
 
     /// A medium held over Habit, the gallery opened from the surface's menu: its slot is the top
     /// row and Habit, pushed into a new row (196 px down: the grid's pitch), is drawn there
-    /// during the drag — inside the area the open gallery grew. Dropped, Stats is added before it.
+    /// during the drag — the layer surface holds the grid's reach (grown when the gallery opened;
+    /// without the gallery followed, resized when the drag enters: the same screen). Dropped,
+    /// Stats is added before it; the gallery closed, Habit is drawn in its new place unmarked.
     @Test func aMediumHeldOverHabitPushesItIntoANewRowDrawnDuringTheDrag() throws {
         guard let sway = try Self.sway() else { return }
         let socketDir = TempDir()

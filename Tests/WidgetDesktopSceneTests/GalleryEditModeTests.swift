@@ -95,15 +95,18 @@ import WidgetHostCore
         #expect(t.interaction.editing)
     }
 
-    @Test func aClickBesideTheWidgetsEndsItAndANewSnapshotKeepsIt() throws {
+    @Test func aClickBesideTheWidgetsKeepsItEscapeEndsItANewSnapshotKeepsIt() throws {
         let s = ab()
         s.galleryOpen = true
         // A new snapshot (the host restarted, the colour scheme's new watch) keeps it on.
         s.apply(snapshot([widget("a", view: habit()), widget("b", view: habit())], layout: layout(["a", "b"])), now: Date(timeIntervalSince1970: 1_700_000_000))
         #expect(s.interaction.editing && s.interaction.editingForGallery)
-        // The person ends it with a press beside the widgets; the gallery closing changes nothing more.
+        // A press beside the widgets (inside the grown area) leaves it on: drops still land anywhere.
         #expect(press(s, 100, 300) == .nothing)
-        #expect(!s.interaction.editing)
+        #expect(s.interaction.editing)
+        // Escape (the surface clicked, so it has the keyboard) ends it; the gallery closing changes nothing more.
+        #expect(s.handle(KeyEvent(output: 1, key: .escape)) == .nothing)
+        #expect(!s.interaction.editing && !s.interaction.editingForGallery)
         s.galleryOpen = false
         #expect(!s.interaction.editing)
     }

@@ -246,7 +246,7 @@ class Session:
             return False
         box = node.get_extents(Atspi.CoordType.SCREEN)
         box.x, box.y = box.x + dx, box.y + dy
-        shot = os.path.join(self.shots, ".matches.png")
+        shot = os.path.join(self.shots, ".matches-%d.png" % os.getpid())
         self.screenshot(shot)
         return self.shot_shows(shot, wanted, (box.x, box.y, box.width, box.height), png, top)
 
@@ -255,10 +255,10 @@ class Session:
         both without their top `top` rows."""
         x, y, width, height = place
         y, height = y + top, height - top
-        crop = os.path.join(self.shots, ".matches-crop.png")
+        crop = os.path.join(self.shots, ".matches-crop-%d.png" % os.getpid())
         subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (width, height, x, y), "+repage", crop], check=True)
         if top:
-            picture = os.path.join(self.shots, ".matches-picture.png")
+            picture = os.path.join(self.shots, ".matches-picture-%d.png" % os.getpid())
             subprocess.run(["convert", png, "-crop", "%dx%d+0+%d" % (width, height, top), "+repage", picture], check=True)
             png = picture
         r = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", crop, png, "null:"], capture_output=True, text=True)
