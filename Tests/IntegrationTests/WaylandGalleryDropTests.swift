@@ -135,7 +135,9 @@ import Glibc
     /// While the gallery is open the surface is in edit mode without being asked (its badges, as
     /// "Remove Widget" buttons, on AT-SPI and on screen), however the gallery was started — here
     /// from a terminal, `widgethost-desktop --gallery`: Stats dropped on the empty slot after
-    /// Habit, outside the surface's area before, lands there. The gallery closed, edit mode ends.
+    /// Habit, outside the surface's area before, lands there, and another in the gap between the
+    /// two lands between them (`config.json`, the host's outputs, the screen). The gallery
+    /// closed, edit mode ends: no badges, the widgets as the host draws them.
     @Test func anOpenGalleryIsEditModeAndADropAfterTheLastWidgetLandsThere() throws {
         guard let sway = try Self.sway() else { return }
         let socketDir = TempDir()
@@ -143,6 +145,7 @@ import Glibc
         let d = try Self.startHost(socketDir: socketDir)
         let file = d.dir.path + "/config.json"
         let habitPicture = d.dir.path + "/out/\(Self.habit).png", statsPicture = d.dir.path + "/out/\(Self.stats).png"
+        let out = d.dir.path + "/out/\(Self.stats).txt", out2 = d.dir.path + "/out/\(Self.stats)-2.txt"
         let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
             "window:Desktop widgets", "showing:Habit", "hidden:Remove Widget", "matches:Habit:\(habitPicture)",
             "spawn:\(TestPaths.products)/widgethost-desktop --gallery --config \(file)",
@@ -152,7 +155,12 @@ import Glibc
             // 180 px right of Habit's middle: the empty slot after it (Habit 158 wide, 22 apart).
             "scope:any", "wlhold:Daily Stats, Small:Habit@180,0", "shot:wlgallery-1-after-habit", "wlrelease",
             "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(Self.habit)\", \"\(Self.stats)\"] }",
+            "file:\(out):Steps",
             "scope:program", "showing:Steps", "before:Habit:Steps", "shot:wlgallery-2-dropped",
+            // Another in the gap between the two (outside every widget): it lands between them.
+            "scope:any", "wldrag:Daily Stats, Small:<Steps",
+            "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(Self.habit)\", \"\(Self.stats)-2\", \"\(Self.stats)\"] }",
+            "file:\(out2):Steps", "shot:wlgallery-2-gap-dropped",
             "sway:[title=\"Add Widget\"] kill", "scope:any", "anygone:Add Widget", "scope:program",
             "hidden:Remove Widget", "matches:Habit:\(habitPicture)", "matches:Steps:\(statsPicture)", "shot:wlgallery-3-closed",
         ])
