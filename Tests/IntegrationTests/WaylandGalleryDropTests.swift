@@ -174,13 +174,15 @@ import Glibc
     /// row and Habit, pushed into a new row (196 px down: the grid's pitch), is drawn there
     /// during the drag — the layer surface holds the grid's reach (grown when the gallery opened;
     /// without the gallery followed, resized when the drag enters: the same screen). Dropped,
-    /// Stats is added before it; the gallery closed, Habit is drawn in its new place unmarked.
+    /// Stats is added before it; the gallery closed, Habit is drawn in its new place unmarked,
+    /// and a drag onto the bare desktop beside it reaches the desktop, not the surface.
     @Test func aMediumHeldOverHabitPushesItIntoANewRowDrawnDuringTheDrag() throws {
         guard let sway = try Self.sway() else { return }
         let socketDir = TempDir()
         defer { socketDir.remove() }
         let d = try Self.startHost(socketDir: socketDir)
         let file = d.dir.path + "/config.json", medium = "com.example.StatsWidget-systemMedium"
+        let result = socketDir.path + "/drag-result"
         let habitPicture = d.dir.path + "/out/\(Self.habit).png"
         let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
             "window:Desktop widgets", "showing:Habit", "remember:Habit",
@@ -190,10 +192,19 @@ import Glibc
             "shotlacks:wlgallery-4-medium-over-habit:Habit:\(habitPicture)", "wlrelease",
             "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(medium)\", \"\(Self.habit)\"] }",
             "scope:program", "showing:Steps", "before:Steps:Habit", "shot:wlgallery-5-medium-dropped",
-            "sway:[title=\"Add Widget\"] kill", "scope:any", "anygone:Add Widget", "scope:program",
+            // The bare desktop beside Habit (inside the area, no widget): a drag of the private
+            // type from a source that sends nothing, dropped there, reaches the surface while the
+            // gallery is open (its one line: it read nothing), and not once the gallery is closed.
+            "spawn:/usr/bin/python3 \(GalleryDropTests.textSource) \(result) - empty",
+            "scope:any", "window:Widget to drag", "showing:Drag this widget",
+            "sway:[title=\"Widget to drag\"] floating enable, resize set 240 120, move position 400 650",
+            "wldrag:Drag this widget:Habit@180,0", "file:\(result):drag-",
+            "sway:[title=\"Add Widget\"] kill", "anygone:Add Widget", "scope:program",
             "hidden:Remove Widget", "matchesat:Habit:0:0:\(habitPicture)",
+            "scope:any", "wldrag:Drag this widget:Habit@180,0", "shot:wlgallery-6-bare-drag",
         ])
         #expect(status == 0, "\(output)")
+        #expect(output.ranges(of: "the dragged widget's source sent no data").count == 1, "\(output)")
     }
 
     /// What a drag that must be refused left: the driver's status and output (with the surface's
