@@ -21,6 +21,10 @@ public struct GalleryItem: Codable, Equatable, Sendable {
 /// Every installed kind × family with its parameters, placed or not: `widgethost gallery` and the
 /// desktop's "Add Widget" list. Pure over a catalog; one thread at a time.
 public enum WidgetGallery {
+    /// The session-bus name `widgethost-edit` owns while an "Add Widget" window is open: the lean
+    /// surface, watching it, is in edit mode meanwhile (the whole grid takes the gallery's drops).
+    public static let busName = "org.widgethost.Gallery"
+
     public static func items(config: HostConfig, catalog: any WidgetCatalog) throws -> [GalleryItem] {
         let bundles = try catalog.installedBundles()
         let plan = WidgetInstancePlanner.plan(config: config, bundles: bundles.map(\.manifest), bundleNames: bundles.map(\.fileName))

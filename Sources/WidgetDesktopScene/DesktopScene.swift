@@ -252,6 +252,19 @@ public final class DesktopScene {
         didSet { if oldValue != dragInPossible { replace(damageAll: false) } }
     }
 
+    /// Whether an "Add Widget" gallery is open (the lean surface follows its bus name): edit mode
+    /// is on meanwhile (`SceneInteraction.setGalleryOpen`: the whole area takes input, so a
+    /// gallery's drop anywhere on the grid is the surface's where no drag start is told, as on
+    /// Wayland) and the area holds the grid's reach as while a drag is possible, so a drop past
+    /// the last row is taken and every widget making way is drawn. Not in StandBy.
+    public var galleryOpen = false {
+        didSet {
+            guard oldValue != galleryOpen else { return }
+            _ = interacting { $0.setGalleryOpen(galleryOpen && standBy == nil); return .nothing }
+            replace(damageAll: false)
+        }
+    }
+
     /// Every pixel of `output` is drawn again on its next frame.
     public func invalidate(_ output: DisplayOutput.ID) { outputs[output]?.full = true }
 
@@ -448,7 +461,7 @@ public final class DesktopScene {
     /// a widget of any family coming in, or edit mode's dragged widget anywhere; nil: no drag.
     private func dragReach(_ layout: DesktopViewMessage.Layout, _ families: [String: WidgetFamily]) -> (width: Double, height: Double)? {
         let placed = layout.widgets.compactMap { id in families[id].map { (id: id, family: $0) } }
-        if dragInPossible || interaction.incoming != nil {
+        if dragInPossible || galleryOpen || interaction.incoming != nil {
             return DropSlot.reach(of: placed, adding: WidgetFamily.allCases, columns: layout.columns, gap: layout.gap)
         }
         guard let d = interaction.drag, let family = families[d.id] else { return nil }

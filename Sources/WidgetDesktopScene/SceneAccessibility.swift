@@ -34,6 +34,12 @@ public struct SceneAccessible: Equatable, Sendable {
         return first ?? kind
     }
 
+    /// Edit mode's remove badge on a widget at `frame` (area points), as a button: activated, a
+    /// click on it removes the widget.
+    static func removeBadge(of frame: LogicalRect) -> SceneAccessible {
+        SceneAccessible(role: .button, name: ContextMenu.Command.removeWidget.rawValue, frame: SceneInteraction.badgeFrame(of: frame))
+    }
+
     /// The controls of a laid-out widget at `origin` (area points), named as the host names them
     /// (`InteractionTargets`: the intent's title, else the label's text).
     static func controls(of root: ViewNode, placed: PlacedNode, origin: LogicalRect) -> [SceneAccessible] {
@@ -52,8 +58,8 @@ public struct SceneAccessible: Equatable, Sendable {
 }
 
 extension DesktopScene {
-    /// The accessible elements of `output`'s surface: its widgets in grid order, then the menu
-    /// when one is open.
+    /// The accessible elements of `output`'s surface: its widgets in grid order (in edit mode each
+    /// with its remove badge first, a "Remove Widget" button), then the menu when one is open.
     public func accessibleElements(on output: DisplayOutput.ID) -> [SceneAccessible] {
         guard let p = placement(on: output) else { return [] }
         var out: [SceneAccessible] = p.widgets.map { w in
@@ -61,7 +67,8 @@ extension DesktopScene {
             let root = tree?.placed.node
             return SceneAccessible(role: .widget, id: w.id, name: SceneAccessible.name(of: root, kind: widget(w.id)?.kind ?? w.id), frame: w.frame,
                                    focused: interaction.focus == w.id,
-                                   children: tree.map { SceneAccessible.controls(of: $0.placed.node, placed: $0.placed, origin: w.frame) } ?? [])
+                                   children: (interaction.editing ? [SceneAccessible.removeBadge(of: w.frame)] : [])
+                                    + (tree.map { SceneAccessible.controls(of: $0.placed.node, placed: $0.placed, origin: w.frame) } ?? []))
         }
         if let m = interaction.menu {
             let rows = m.commands.enumerated().map { i, c in

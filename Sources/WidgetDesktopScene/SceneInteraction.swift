@@ -13,7 +13,8 @@ import WidgetHostCore
 ///   Screen" enters edit mode; the others become actions); a press outside closes it.
 /// - In edit mode a widget is dragged (after moving `slop`) to another grid place (`DropSlot`),
 ///   released it yields `.move`; its remove badge yields `.removeWidget`; a press outside every
-///   widget, or Escape, ends edit mode.
+///   widget, or Escape, ends edit mode — but for the edit mode of an open gallery
+///   (`setGalleryOpen`), which only Escape or the gallery's closing ends.
 /// - Keyboard: Tab / Shift+Tab move the focus between widgets in grid order, Menu (the backend
 ///   reports Shift+F10 as `.menu`) opens the menu on the focused widget, Up/Down choose a row,
 ///   Enter/Space activate it (or click the focused widget), Escape closes the menu, then ends edit
@@ -61,6 +62,10 @@ public struct SceneInteraction: Equatable, Sendable {
     public static let badgeInset = 4.0
 
     public private(set) var editing = false
+    /// Edit mode is on because an "Add Widget" gallery is open (`setGalleryOpen`), not because
+    /// the person chose "Edit Home Screen": it ends when the gallery closes, and it leaves the
+    /// keyboard to the gallery.
+    public private(set) var editingForGallery = false
     public private(set) var menu: ContextMenu?
     /// The widget with keyboard focus (drawn with a focus ring).
     public private(set) var focus: String?
@@ -72,7 +77,7 @@ public struct SceneInteraction: Equatable, Sendable {
     public init() {}
 
     /// Whether the surface wants keyboard input (a menu, edit mode or a focused widget).
-    public var wantsKeyboard: Bool { editing || menu != nil || focus != nil }
+    public var wantsKeyboard: Bool { (editing && !editingForGallery) || menu != nil || focus != nil }
 
     /// Whether input should reach the surface over its whole area (a menu is open or edit mode
     /// is on: a click outside the widgets closes them) rather than the widgets' rectangles only.
@@ -110,7 +115,9 @@ public struct SceneInteraction: Equatable, Sendable {
         }
         guard let widget else {
             press = nil
-            if editing { editing = false; changed() }
+            // The gallery's edit mode stays while it is open: a stray click must not end the
+            // drops anywhere on the grid (Escape still does).
+            if editing, !editingForGallery { editing = false; changed() }
             return .nothing
         }
         if button == 3 {
@@ -227,7 +234,7 @@ public struct SceneInteraction: Equatable, Sendable {
             guard i + 1 < order.count else { return .nothing }
             return i + 2 < order.count ? .move(id: id, to: .before(order[i + 2])) : .move(id: id, to: .index(max(0, c.layout.widgets.count - 1)))
         case .escape:
-            if editing { editing = false; drag = nil } else { focus = nil }
+            if editing { editing = false; editingForGallery = false; drag = nil } else { focus = nil }
             changed()
         default: break
         }
@@ -251,7 +258,7 @@ public struct SceneInteraction: Equatable, Sendable {
         // focus the X11 surface grabs it, and the editor's menus could not open).
         case .editWidget: focus = nil; return .editWidget(id: id)
         case .removeWidget: return .removeWidget(id: id)
-        case .editHomeScreen: editing = true; focus = focus ?? id; return .nothing
+        case .editHomeScreen: editing = true; editingForGallery = false; focus = focus ?? id; return .nothing
         case .addWidget: focus = nil; return .openGallery
         }
     }
@@ -282,10 +289,23 @@ public struct SceneInteraction: Equatable, Sendable {
         if incoming != nil { incoming = nil; changed() }
     }
 
-    /// Ends edit mode and closes the menu (a new snapshot, the widget removed).
+    /// Ends edit mode and closes the menu (a new snapshot, the widget removed); edit mode kept on
+    /// for an open gallery stays.
     public mutating func reset() {
-        if editing || menu != nil || drag != nil { changed() }
-        editing = false; menu = nil; drag = nil; press = nil
+        let forGallery = editing && editingForGallery
+        if (editing && !forGallery) || menu != nil || drag != nil { changed() }
+        editing = forGallery; editingForGallery = forGallery; menu = nil; drag = nil; press = nil
+    }
+
+    /// An "Add Widget" gallery opened or closed (its bus name got or lost an owner). Opened: edit
+    /// mode begins, unless it is on already (then it stays the person's); closed: edit mode the
+    /// gallery began ends, the person's stays.
+    public mutating func setGalleryOpen(_ open: Bool) {
+        if open, !editing {
+            editing = true; editingForGallery = true; changed()
+        } else if !open, editingForGallery {
+            editing = false; editingForGallery = false; drag = nil; press = nil; changed()
+        }
     }
 
     private mutating func changed() { generation &+= 1 }

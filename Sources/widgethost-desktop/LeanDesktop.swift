@@ -1,5 +1,6 @@
 import FoundationEssentials
 import OpenWidgetKit
+import WidgetConfigEditing
 import WidgetDesktopAccessibility
 import WidgetDesktopScene
 import WidgetDesktopSurface
@@ -51,6 +52,15 @@ enum LeanDesktop {
                 loop.reconnectStream()
             }
             loop.sources.append(scheme)
+        }
+        // On Wayland a drag is told only once it enters the surface's input region: while an "Add
+        // Widget" gallery is open (its bus name has an owner) the surface is in edit mode, its
+        // whole grid area the input region. X11 tells a drag's start anywhere (X11DragWatch)
+        // and stays as it is: edit mode there would add nothing but its marks.
+        if x11 == nil, !look.standBy,
+           let gallery = BusNameWatch.connect(name: WidgetGallery.busName, what: "gallery open", environment: loaded.environment, log: log) {
+            gallery.onChange = { [unowned scene] open in scene.galleryOpen = open }
+            loop.sources.append(gallery)
         }
         if let a11y = SurfaceAccessibility.connect(environment: loaded.environment, applicationName: "WidgetHost desktop",
                                                    version: openWidgetKitVersion, log: log) {

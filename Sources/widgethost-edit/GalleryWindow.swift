@@ -69,6 +69,7 @@ final class GalleryWindow {
     func show() {
         gtk_widget_show_all(window)
         SignalHandler.connect(window, "destroy") { self.closed = true }
+        GalleryBusName.own(while: window)
         GalleryContent.load(config: config) { content in
             if !self.closed { self.fill(content) }
         }

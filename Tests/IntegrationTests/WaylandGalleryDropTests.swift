@@ -93,13 +93,16 @@ import Glibc
             "sway:[title=\"Add Widget\"] floating enable, resize set 560 560, move position 680 120",
             "shot:wldrop-1-gallery",
             // Held over Habit: the payload was read while moving, so the drop slot is drawn in
-            // Habit's place and Habit has made way (pushed past the surface's edge, not drawn
-            // until the drop: docs/desktop.md).
-            "wlhold:Daily Stats, Small:Habit", "shot:wldrop-2-over", "shotlacks:wldrop-2-over:Habit:\(habitPicture)", "wlrelease",
+            // Habit's place and Habit, making way, is drawn in the next slot (the gallery being
+            // open, the area holds the grid's reach; edit mode's badge on its corner).
+            "wlhold:Daily Stats, Small:Habit", "shot:wldrop-2-over", "shotlacks:wldrop-2-over:Habit:\(habitPicture)",
+            "matchesbelowbadge:Habit:180:0:\(habitPicture)", "wlrelease",
             "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(Self.stats)\", \"\(Self.habit)\"] }",
             "file:\(file):{ \"kind\": \"com.example.StatsWidget\", \"family\": \"systemSmall\", \"outputs\": [\"files\", \"png\"] }",
             "file:\(out):Steps",
             "scope:program", "showing:Steps", "before:Steps:Habit", "at:Steps:Habit", "shot:wldrop-3-dropped",
+            // The gallery closed, edit mode ends: both as the host draws them, no badges.
+            "sway:[title=\"Add Widget\"] kill", "scope:any", "anygone:Add Widget", "scope:program", "hidden:Remove Widget",
             "matches:Steps:\(statsPicture)", "matches:Habit:\(habitPicture)",
         ])
         #expect(status == 0, "\(output)")
@@ -127,6 +130,81 @@ import Glibc
         ])
         #expect(status == 0, "\(output)")
         #expect(eventually { d.text(Self.stats + "-2") != nil }, "stderr:\n\(d.stderr)")
+    }
+
+    /// While the gallery is open the surface is in edit mode without being asked (its badges, as
+    /// "Remove Widget" buttons, on AT-SPI and on screen), however the gallery was started — here
+    /// from a terminal, `widgethost-desktop --gallery`: Stats dropped on the empty slot after
+    /// Habit, outside the surface's area before, lands there, and another in the gap between the
+    /// two lands between them (`config.json`, the host's outputs, the screen). The gallery
+    /// closed, edit mode ends: no badges, the widgets as the host draws them.
+    @Test func anOpenGalleryIsEditModeAndADropAfterTheLastWidgetLandsThere() throws {
+        guard let sway = try Self.sway() else { return }
+        let socketDir = TempDir()
+        defer { socketDir.remove() }
+        let d = try Self.startHost(socketDir: socketDir)
+        let file = d.dir.path + "/config.json"
+        let habitPicture = d.dir.path + "/out/\(Self.habit).png", statsPicture = d.dir.path + "/out/\(Self.stats).png"
+        let out = d.dir.path + "/out/\(Self.stats).txt", out2 = d.dir.path + "/out/\(Self.stats)-2.txt"
+        let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
+            "window:Desktop widgets", "showing:Habit", "hidden:Remove Widget", "matches:Habit:\(habitPicture)",
+            "spawn:\(TestPaths.products)/widgethost-desktop --gallery --config \(file)",
+            "scope:any", "window:Add Widget", "settext:Search Widgets:Stats", "showing:Daily Stats, Small",
+            "sway:[title=\"Add Widget\"] floating enable, resize set 560 560, move position 680 120",
+            "scope:program", "showing:Remove Widget", "shot:wlgallery-0-edit-mode",
+            // 180 px right of Habit's middle: the empty slot after it (Habit 158 wide, 22 apart).
+            "scope:any", "wlhold:Daily Stats, Small:Habit@180,0", "shot:wlgallery-1-after-habit", "wlrelease",
+            "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(Self.habit)\", \"\(Self.stats)\"] }",
+            "file:\(out):Steps",
+            "scope:program", "showing:Steps", "before:Habit:Steps", "shot:wlgallery-2-dropped",
+            // Another in the gap between the two (outside every widget): it lands between them.
+            "scope:any", "wldrag:Daily Stats, Small:<Steps",
+            "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(Self.habit)\", \"\(Self.stats)-2\", \"\(Self.stats)\"] }",
+            "file:\(out2):Steps", "shot:wlgallery-2-gap-dropped",
+            "sway:[title=\"Add Widget\"] kill", "scope:any", "anygone:Add Widget", "scope:program",
+            "hidden:Remove Widget", "matches:Habit:\(habitPicture)", "matches:Steps:\(statsPicture)", "shot:wlgallery-3-closed",
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("widgethost-desktop: gallery open: yes (org.widgethost.Gallery has an owner)"), "\(output)")
+        #expect(output.contains("widgethost-desktop: gallery open: no (org.widgethost.Gallery has no owner)"), "\(output)")
+        #expect(!d.stderr.contains("configuration rejected"), "\(d.stderr)")
+    }
+
+    /// A medium held over Habit, the gallery opened from the surface's menu: its slot is the top
+    /// row and Habit, pushed into a new row (196 px down: the grid's pitch), is drawn there
+    /// during the drag — the layer surface holds the grid's reach (grown when the gallery opened;
+    /// without the gallery followed, resized when the drag enters: the same screen). Dropped,
+    /// Stats is added before it; the gallery closed, Habit is drawn in its new place unmarked,
+    /// and a drag onto the bare desktop beside it reaches the desktop, not the surface.
+    @Test func aMediumHeldOverHabitPushesItIntoANewRowDrawnDuringTheDrag() throws {
+        guard let sway = try Self.sway() else { return }
+        let socketDir = TempDir()
+        defer { socketDir.remove() }
+        let d = try Self.startHost(socketDir: socketDir)
+        let file = d.dir.path + "/config.json", medium = "com.example.StatsWidget-systemMedium"
+        let result = socketDir.path + "/drag-result"
+        let habitPicture = d.dir.path + "/out/\(Self.habit).png"
+        let (status, output) = try Self.drive(sway, file: file, shots: Self.shotDir ?? socketDir.path, [
+            "window:Desktop widgets", "showing:Habit", "remember:Habit",
+            "do:Habit:Add Widget…", "scope:any", "window:Add Widget", "settext:Search Widgets:Stats", "showing:Daily Stats, Medium",
+            "sway:[title=\"Add Widget\"] floating enable, resize set 560 560, move position 680 120",
+            "wlhold:Daily Stats, Medium:Habit", "matchesbelowbadge:Habit:0:196:\(habitPicture)", "shot:wlgallery-4-medium-over-habit",
+            "shotlacks:wlgallery-4-medium-over-habit:Habit:\(habitPicture)", "wlrelease",
+            "file:\(file):\"desktop\": { \"anchor\": \"top-left\", \"widgets\": [\"\(medium)\", \"\(Self.habit)\"] }",
+            "scope:program", "showing:Steps", "before:Steps:Habit", "shot:wlgallery-5-medium-dropped",
+            // The bare desktop beside Habit (inside the area, no widget): a drag of the private
+            // type from a source that sends nothing, dropped there, reaches the surface while the
+            // gallery is open (its one line: it read nothing), and not once the gallery is closed.
+            "spawn:/usr/bin/python3 \(GalleryDropTests.textSource) \(result) - empty",
+            "scope:any", "window:Widget to drag", "showing:Drag this widget",
+            "sway:[title=\"Widget to drag\"] floating enable, resize set 240 120, move position 400 650",
+            "wldrag:Drag this widget:Habit@180,0", "file:\(result):drag-",
+            "sway:[title=\"Add Widget\"] kill", "anygone:Add Widget", "scope:program",
+            "hidden:Remove Widget", "matchesat:Habit:0:0:\(habitPicture)",
+            "scope:any", "wldrag:Drag this widget:Habit@180,0", "shot:wlgallery-6-bare-drag",
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.ranges(of: "the dragged widget's source sent no data").count == 1, "\(output)")
     }
 
     /// What a drag that must be refused left: the driver's status and output (with the surface's

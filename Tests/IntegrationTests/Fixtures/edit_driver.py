@@ -30,7 +30,8 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
                             on Wayland knows no window position: its AT-SPI screen coordinates
                             are the window's), with sway's IPC socket in $WIDGETHOST_DRIVER_SWAYSOCK
                             TARGET "<OTHER": the grid's gap just left of OTHER (4 points left of
-                            its left edge, at its middle height)
+                            its left edge, at its middle height); "OTHER@DX,DY": DX, DY pixels
+                            from the middle of OTHER (an empty slot beside it)
   wlhold:NAME:TARGET        wldrag without the release: the button stays down over TARGET
   wlrelease                 releases the button held by wlhold
   sway:COMMAND              runs the sway command COMMAND (swaymsg, $WIDGETHOST_DRIVER_SWAYSOCK),
@@ -64,6 +65,8 @@ Steps, run in order (each waits up to 20 s for what it needs, then fails naming 
   matches:NAME:PNG          the screen where the control NAME is shows the picture PNG (ImageMagick's
                             compare, 8 % fuzz; at most 3 % of the pixels differ: the rounded corners)
   matchesat:NAME:DX:DY:PNG  the same DX, DY pixels away from where NAME is, over PNG's own size
+  matchesbelowbadge:NAME:DX:DY:PNG  matchesat below the top 32 pixels of NAME and PNG (where edit
+                            mode draws its remove badge)
   exit:STATUS               the program exits with STATUS
 Prints one line per step; exits 1 at the first step that fails.
 
@@ -237,7 +240,7 @@ class Session:
         else:
             subprocess.run(["import", "-window", "root", path], check=True)
 
-    def shows(self, wanted, png, dx=0, dy=0, own_size=False):
+    def shows(self, wanted, png, dx=0, dy=0, own_size=False, top=0):
         node = self.find(wanted)
         if node is None:
             return False
@@ -249,15 +252,21 @@ class Session:
                 self.last_match = "no picture %s yet" % png
                 return False
             box.width, box.height = int(size[0]), int(size[1])
-        shot = os.path.join(self.shots, ".matches.png")
+        shot = os.path.join(self.shots, ".matches-%d.png" % os.getpid())
         self.screenshot(shot)
-        return self.shot_shows(shot, wanted, (box.x, box.y, box.width, box.height), png)
+        return self.shot_shows(shot, wanted, (box.x, box.y, box.width, box.height), png, top)
 
-    def shot_shows(self, shot, wanted, place, png):
-        """Whether the screenshot `shot` shows `png` in the rectangle `place` (where `wanted` is)."""
+    def shot_shows(self, shot, wanted, place, png, top=0):
+        """Whether the screenshot `shot` shows `png` in the rectangle `place` (where `wanted` is),
+        both without their top `top` rows."""
         x, y, width, height = place
-        crop = os.path.join(self.shots, ".matches-crop.png")
+        y, height = y + top, height - top
+        crop = os.path.join(self.shots, ".matches-crop-%d.png" % os.getpid())
         subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (width, height, x, y), "+repage", crop], check=True)
+        if top:
+            picture = os.path.join(self.shots, ".matches-picture-%d.png" % os.getpid())
+            subprocess.run(["convert", png, "-crop", "%dx%d+0+%d" % (width, height, top), "+repage", picture], check=True)
+            png = picture
         r = subprocess.run(["compare", "-metric", "AE", "-fuzz", "8%", crop, png, "null:"], capture_output=True, text=True)
         try:
             differing = float(r.stderr.split()[0])
@@ -383,6 +392,10 @@ class Session:
                 node = self.wait_for(target[1:])
                 x1, y1 = self.wayland_middle(node)
                 x1 -= node.get_extents(Atspi.CoordType.SCREEN).width // 2 + 4
+            elif "@" in target:
+                other, _, offset = target.partition("@")
+                x1, y1 = self.wayland_middle(self.wait_for(other))
+                x1, y1 = x1 + int(offset.split(",")[0]), y1 + int(offset.split(",")[1])
             else:
                 x1, y1 = self.wayland_middle(self.wait_for(target))
             pointer = subprocess.Popen(os.environ["WIDGETHOST_DRIVER_POINTER"].split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -449,11 +462,12 @@ class Session:
             wanted, _, png = rest.partition(":")
             self.last_match = "'%s' not found" % wanted
             eventually(lambda: "the screen does not show %s where '%s' is (%s)" % (png, wanted, self.last_match), lambda: self.shows(wanted, png))
-        elif verb == "matchesat":
+        elif verb in ("matchesat", "matchesbelowbadge"):
             wanted, dx, dy, png = rest.split(":", 3)
+            top = 32 if verb == "matchesbelowbadge" else 0
             self.last_match = "'%s' not found" % wanted
             eventually(lambda: "the screen does not show %s %s, %s from '%s' (%s)" % (png, dx, dy, wanted, self.last_match),
-                       lambda: self.shows(wanted, png, int(dx), int(dy), own_size=True))
+                       lambda: self.shows(wanted, png, int(dx), int(dy), own_size=True, top=top))
         elif verb == "scope":
             self.scope = rest
         elif verb == "spawn":
