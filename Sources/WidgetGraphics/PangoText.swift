@@ -39,6 +39,7 @@ public final class PangoText: TextMeasurer {
     deinit {
         for d in descriptions.values { pango_font_description_free(d) }
         for a in attributeLists.values { pango_attr_list_unref(a) }
+        for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
         pango_attr_list_unref(plain)
         g_object_unref(UnsafeMutableRawPointer(layout))
         g_object_unref(UnsafeMutableRawPointer(context))
@@ -75,9 +76,11 @@ public final class PangoText: TextMeasurer {
         return a
     }
 
-    /// Sets up the shared layout for `text`; returns it.
+    /// Sets up the shared layout (or `target`) for `text`; returns it.
     @discardableResult
-    func configure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double = 0) -> OpaquePointer {
+    func configure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double = 0,
+                   into target: OpaquePointer? = nil) -> OpaquePointer {
+        let layout = target ?? self.layout
         pango_layout_set_font_description(layout, description(font))
         pango_layout_set_attributes(layout, attributes(font))
         text.withCString { pango_layout_set_text(layout, $0, -1) }
@@ -114,6 +117,7 @@ public final class PangoText: TextMeasurer {
         symbolMeasured.removeAll(keepingCapacity: true)
         twinClasses.removeAll(keepingCapacity: true)
         twinOf.removeAll(keepingCapacity: true)
+        twinGlyphs.removeAll(keepingCapacity: true)
     }
 
     /// Pango layouts made to answer `measure` (a test's count of the text engine's work).
@@ -164,17 +168,18 @@ public final class PangoText: TextMeasurer {
     private func twin(of text: String, font: ResolvedFont) -> String? {
         let digit = { (c: UInt8) in c >= 0x30 && c <= 0x39 }
         guard text.utf8.count <= 256, text.utf8.contains(where: digit) else { return nil }
-        var plain = font
-        plain.size = 0
-        plain.tracking = 0
-        let face = Face(font: plain, family: FontCatalog.family(for: font.design, size: font.size, tabularDigits: font.monospacedDigit))
-        let member = Member(text: text, face: face)
+        let member = Member(text: text, face: Self.face(font))
         if let t = twinOf[member] { return t == text ? nil : t }
+        let face = member.face
         let shape = Shape(zeroed: String(decoding: text.utf8.map { digit($0) ? 0x30 : $0 }, as: UTF8.self), face: face)
         var found = text
-        if let g = glyphGeometry(text, font: font) {
+        if let (g, glyphs) = glyphGeometry(text, font: font) {
             var known = twinClasses[shape] ?? []
-            if let twin = known.first(where: { $0.geometry == g }) { found = twin.text } else {
+            if let twin = known.first(where: { $0.geometry == g }) {
+                found = twin.text
+                if twinGlyphs.count >= Self.twinLimit { twinGlyphs.removeAll(keepingCapacity: true) }
+                twinGlyphs[member] = glyphs
+            } else {
                 if known.count >= Self.twinsPerShape { known.removeFirst() }
                 known.append((text, g))
                 if twinClasses.count >= Self.twinLimit { twinClasses.removeAll(keepingCapacity: true) }
@@ -191,10 +196,18 @@ public final class PangoText: TextMeasurer {
     /// of up to this many units per em).
     static let designUnitSize = 16384.0
 
+    private static func face(_ font: ResolvedFont) -> Face {
+        var plain = font
+        plain.size = 0
+        plain.tracking = 0
+        return Face(font: plain, family: FontCatalog.family(for: font.design, size: font.size, tabularDigits: font.monospacedDigit))
+    }
+
     /// The runs and glyphs of `text` laid out unwrapped in `font`'s face at `designUnitSize`, as
     /// numbers: per run its characters, font, bidi level and glyph count, per glyph its advance,
-    /// offsets and cluster. nil when a run's face is variable or has more units per em.
-    private func glyphGeometry(_ text: String, font: ResolvedFont) -> [Int]? {
+    /// offsets and cluster; and its glyphs by their cluster's byte offset (nil where a cluster
+    /// has several). nil when a run's face is variable or has more units per em.
+    private func glyphGeometry(_ text: String, font: ResolvedFont) -> (geometry: [Int], glyphs: [Int32: UInt32]?)? {
         guard let d = pango_font_description_copy(description(font)) else { return nil }
         defer { pango_font_description_free(d) }
         pango_font_description_set_absolute_size(d, Self.designUnitSize * Double(PANGO_SCALE))
@@ -208,6 +221,7 @@ public final class PangoText: TextMeasurer {
         guard let iter = pango_layout_get_iter(layout) else { return nil }
         defer { pango_layout_iter_free(iter) }
         var out: [Int] = []
+        var ids: [Int32: UInt32]? = [:]
         repeat {
             guard let run = pango_layout_iter_get_run_readonly(iter) else { out.append(-1); continue }  // a line's end
             let item = run.pointee.item.pointee, glyphs = run.pointee.glyphs.pointee
@@ -218,9 +232,80 @@ public final class PangoText: TextMeasurer {
             for i in 0..<Int(glyphs.num_glyphs) {
                 let g = glyphs.glyphs[i].geometry
                 out += [Int(g.width), Int(g.x_offset), Int(g.y_offset), Int(glyphs.log_clusters[i])]
+                let at = item.offset + glyphs.log_clusters[i]
+                if ids?.updateValue(glyphs.glyphs[i].glyph, forKey: at) != nil { ids = nil }
             }
         } while pango_layout_iter_next_run(iter) != 0
-        return out
+        return (out, ids)
+    }
+
+    // MARK: drawing a twin
+
+    private struct DrawKey: Hashable { var text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double }
+    /// Layouts of texts drawn for their twins (`drawText`), by how they were configured; at most
+    /// `drawLayoutLimit`, emptied when full.
+    private var drawLayouts: [DrawKey: OpaquePointer] = [:]
+    static let drawLayoutLimit = 8
+    /// Per text and face that has a twin: its glyphs by cluster byte offset (`glyphGeometry`).
+    private var twinGlyphs: [Member: [Int32: UInt32]] = [:]
+    /// Layouts made to draw a twin's text (a test's count).
+    private(set) var drawLayoutsMade = 0
+
+    /// Draws `text` with its top-left at (`x`, `y`) in `cr`'s current source, as `configure`
+    /// then `show` do. A twin of a text (`twin(of:font:)`, found while measuring) is drawn in that
+    /// text's layout, kept from drawing it, with its own glyphs put in for the time of the drawing:
+    /// not shaped again, the same pixels (twins have the same runs, clusters and positions, and a
+    /// glyph's id does not depend on the size). Not for underlined or struck-through text.
+    func drawText(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double, on cr: OpaquePointer, x: Double, y: Double) {
+        let member = Member(text: text, face: Self.face(font))
+        if !font.underline, !font.strikethrough, let twin = twinOf[member], twin != text, let glyphs = twinGlyphs[member] {
+            let key = DrawKey(text: twin, font: font, width: width, maxLines: maxLines, alignment: alignment)
+            let kept: OpaquePointer
+            if let l = drawLayouts[key] { kept = l } else {
+                if drawLayouts.count >= Self.drawLayoutLimit {
+                    for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
+                    drawLayouts.removeAll(keepingCapacity: true)
+                }
+                kept = pango_layout_new(context)
+                pango_layout_set_auto_dir(kept, 0)
+                configure(twin, font: font, width: width, maxLines: maxLines, alignment: alignment, into: kept)
+                drawLayouts[key] = kept
+                drawLayoutsMade += 1
+            }
+            if let swapped = Self.putGlyphs(glyphs, into: kept) {
+                cairo_move_to(cr, x, y)
+                pango_cairo_show_layout(cr, kept)
+                for (info, glyph) in swapped { info.pointee.glyph = glyph }
+                return
+            }
+        }
+        configure(text, font: font, width: width, maxLines: maxLines, alignment: alignment)
+        show(on: cr, x: x, y: y)
+    }
+
+    /// Puts `glyphs` (by cluster byte offset) into the glyphs of `layout`'s runs but an
+    /// ellipsis; returns what was there to put back, nil (nothing changed) when a cluster has
+    /// no glyph in `glyphs`.
+    private static func putGlyphs(_ glyphs: [Int32: UInt32], into layout: OpaquePointer) -> [(UnsafeMutablePointer<PangoGlyphInfo>, UInt32)]? {
+        var changes: [(UnsafeMutablePointer<PangoGlyphInfo>, UInt32)] = []
+        var line = pango_layout_get_lines_readonly(layout)
+        while let l = line {
+            defer { line = l.pointee.next }
+            guard let data = l.pointee.data else { continue }
+            var run = data.assumingMemoryBound(to: PangoLayoutLine.self).pointee.runs
+            while let r = run {
+                defer { run = r.pointee.next }
+                guard let item = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee,
+                      item.item.pointee.analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_IS_ELLIPSIS) == 0 else { continue }
+                let string = item.glyphs.pointee
+                for i in 0..<Int(string.num_glyphs) {
+                    guard let g = glyphs[item.item.pointee.offset + string.log_clusters[i]] else { return nil }
+                    changes.append((string.glyphs + i, g))
+                }
+            }
+        }
+        for i in changes.indices { let old = changes[i].0.pointee.glyph; changes[i].0.pointee.glyph = changes[i].1; changes[i].1 = old }
+        return changes
     }
 
     private func layOut(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+import OpenWidgetKit
 import Testing
 @testable import WidgetGraphics
 import WidgetLayout
@@ -79,4 +81,36 @@ private func expectSameAsFresh(_ font: ResolvedFont, _ strings: [String] = times
         #expect(kept.measure(s, font: f, width: 126, maxLines: 1) == PangoText().measure(s, font: f, width: 126, maxLines: 1))
         if i % 97 == 0 { kept.clearCache() }
     }
+}
+
+/// The system clock's small widget at `time`: a largeTitle in tabular figures shrunk to fit
+/// (`minimumScaleFactor`), between a label and a date.
+private func clock(_ time: String, cut: Bool = false) -> ViewNode {
+    ViewEvaluator.evaluate(VStack(alignment: .leading, spacing: 4) {
+        Label("Clock", systemImage: "clock").font(.caption).foregroundStyle(.secondary)
+        Spacer()
+        Text(time).font(.largeTitle.bold()).monospacedDigit().lineLimit(1).minimumScaleFactor(cut ? 0.9 : 0.5)
+        Text("Friday 27 November").font(.caption).foregroundStyle(.secondary)
+    }.frame(maxWidth: .infinity, alignment: .leading), environment: EnvironmentValues())
+}
+
+@Test func aTwinIsDrawnInItsTwinsLayoutWithThePixelsOfAFreshDrawing() throws {
+    _ = PinnedFonts.configured
+    let kept = PictureRenderer()
+    let now = Date(timeIntervalSince1970: 1_773_569_400)
+    // Shrunk to fit, and cut with "…" (a factor too large to fit: the ellipsis run keeps its glyph).
+    for cut in [false, true] {
+        for scale in [1.0, 2.0] {
+            let options = PictureOptions(scale: scale, appearance: .dark, now: now)
+            for time in ["10:42:17", "10:42:18", "10:42:19", "10:42:40", "10:42:41", "10:43:00", "10:42:17"] {
+                let made = kept.text.drawLayoutsMade
+                let a = try kept.render(clock(time, cut: cut), family: .systemSmall, format: .png, options: options)
+                let b = try PictureRenderer().render(clock(time, cut: cut), family: .systemSmall, format: .png, options: options)
+                #expect(a.bytes == b.bytes, "\(time) at scale \(scale), cut \(cut)")
+                #expect(kept.text.drawLayoutsMade - made <= 1)
+            }
+        }
+    }
+    // The twins were drawn in kept layouts: one per twin class, size and scale, not per second.
+    #expect(kept.text.drawLayoutsMade >= 1 && kept.text.drawLayoutsMade <= 8)
 }
