@@ -242,36 +242,29 @@ public final class PangoText: TextMeasurer {
     // MARK: drawing a twin
 
     private struct DrawKey: Hashable { var text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double }
-    /// Layouts of texts drawn for their twins (`drawText`), by how they were configured; at most
+    /// Layouts of texts drawn (`drawText`), by how they were configured; at most
     /// `drawLayoutLimit`, emptied when full.
     private var drawLayouts: [DrawKey: OpaquePointer] = [:]
-    static let drawLayoutLimit = 8
+    static let drawLayoutLimit = 32
     /// Per text and face that has a twin: its glyphs by cluster byte offset (`glyphGeometry`).
     private var twinGlyphs: [Member: [Int32: UInt32]] = [:]
-    /// Layouts made to draw a twin's text (a test's count).
+    /// Layouts made to draw (a test's count).
     private(set) var drawLayoutsMade = 0
 
     /// Draws `text` with its top-left at (`x`, `y`) in `cr`'s current source, as `configure`
-    /// then `show` do. A twin of a text (`twin(of:font:)`, found while measuring) is drawn in that
+    /// then `show` do, in a layout kept for it (`drawLayoutLimit`). A twin of a text (`twin(of:font:)`, found while measuring) is drawn in that
     /// text's layout, kept from drawing it, with its own glyphs put in for the time of the drawing:
     /// not shaped again, the same pixels (twins have the same runs, clusters and positions, and a
     /// glyph's id does not depend on the size). Not for underlined or struck-through text.
     func drawText(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double, on cr: OpaquePointer, x: Double, y: Double) {
         let member = Member(text: text, face: Self.face(font))
-        if !font.underline, !font.strikethrough, let twin = twinOf[member], twin != text, let glyphs = twinGlyphs[member] {
-            let key = DrawKey(text: twin, font: font, width: width, maxLines: maxLines, alignment: alignment)
-            let kept: OpaquePointer
-            if let l = drawLayouts[key] { kept = l } else {
-                if drawLayouts.count >= Self.drawLayoutLimit {
-                    for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
-                    drawLayouts.removeAll(keepingCapacity: true)
-                }
-                kept = pango_layout_new(context)
-                pango_layout_set_auto_dir(kept, 0)
-                configure(twin, font: font, width: width, maxLines: maxLines, alignment: alignment, into: kept)
-                drawLayouts[key] = kept
-                drawLayoutsMade += 1
+        if let twin = twinOf[member], twin != text {
+            guard !font.underline, !font.strikethrough, let glyphs = twinGlyphs[member] else {
+                configure(text, font: font, width: width, maxLines: maxLines, alignment: alignment)
+                show(on: cr, x: x, y: y)
+                return
             }
+            let kept = keptLayout(twin, font: font, width: width, maxLines: maxLines, alignment: alignment)
             if let swapped = Self.putGlyphs(glyphs, into: kept) {
                 cairo_move_to(cr, x, y)
                 pango_cairo_show_layout(cr, kept)
@@ -279,8 +272,26 @@ public final class PangoText: TextMeasurer {
                 return
             }
         }
-        configure(text, font: font, width: width, maxLines: maxLines, alignment: alignment)
-        show(on: cr, x: x, y: y)
+        // A text drawn again as it was (the date beside a ticking time, inside its damage) is
+        // not shaped again either.
+        cairo_move_to(cr, x, y)
+        pango_cairo_show_layout(cr, keptLayout(text, font: font, width: width, maxLines: maxLines, alignment: alignment))
+    }
+
+    /// The kept layout of `text` configured so, made when there is none.
+    private func keptLayout(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double) -> OpaquePointer {
+        let key = DrawKey(text: text, font: font, width: width, maxLines: maxLines, alignment: alignment)
+        if let l = drawLayouts[key] { return l }
+        if drawLayouts.count >= Self.drawLayoutLimit {
+            for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
+            drawLayouts.removeAll(keepingCapacity: true)
+        }
+        let kept = pango_layout_new(context)!
+        pango_layout_set_auto_dir(kept, 0)
+        configure(text, font: font, width: width, maxLines: maxLines, alignment: alignment, into: kept)
+        drawLayouts[key] = kept
+        drawLayoutsMade += 1
+        return kept
     }
 
     /// Puts `glyphs` (by cluster byte offset) into the glyphs of `layout`'s runs but an

@@ -107,10 +107,10 @@ private func clock(_ time: String, cut: Bool = false) -> ViewNode {
                 let a = try kept.render(clock(time, cut: cut), family: .systemSmall, format: .png, options: options)
                 let b = try PictureRenderer().render(clock(time, cut: cut), family: .systemSmall, format: .png, options: options)
                 #expect(a.bytes == b.bytes, "\(time) at scale \(scale), cut \(cut)")
-                #expect(kept.text.drawLayoutsMade - made <= 1)
+                // The next second of a time seen (and the label and date, unchanged) is drawn
+                // in kept layouts: no layout made, nothing shaped.
+                if ["10:42:18", "10:42:19", "10:42:41"].contains(time) { #expect(kept.text.drawLayoutsMade == made, "\(time)") }
             }
         }
     }
-    // The twins were drawn in kept layouts: one per twin class, size and scale, not per second.
-    #expect(kept.text.drawLayoutsMade >= 1 && kept.text.drawLayoutsMade <= 8)
 }
