@@ -111,8 +111,11 @@ public final class PangoText: TextMeasurer {
     private var measured: [Key: TextMeasurement] = [:]
     static let cacheLimit = 4096
 
-    /// Forgets every kept measurement, of texts and of symbols (the benchmark's cold runs).
+    /// Forgets every kept measurement, of texts and of symbols, and the layouts kept for drawing
+    /// (the benchmark's cold runs).
     public func clearCache() {
+        for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
+        drawLayouts.removeAll(keepingCapacity: true)
         measured.removeAll(keepingCapacity: true)
         symbolMeasured.removeAll(keepingCapacity: true)
         twinClasses.removeAll(keepingCapacity: true)
