@@ -39,6 +39,7 @@ public final class PangoText: TextMeasurer {
     deinit {
         for d in descriptions.values { pango_font_description_free(d) }
         for a in attributeLists.values { pango_attr_list_unref(a) }
+        for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
         pango_attr_list_unref(plain)
         g_object_unref(UnsafeMutableRawPointer(layout))
         g_object_unref(UnsafeMutableRawPointer(context))
@@ -75,9 +76,11 @@ public final class PangoText: TextMeasurer {
         return a
     }
 
-    /// Sets up the shared layout for `text`; returns it.
+    /// Sets up the shared layout (or `target`) for `text`; returns it.
     @discardableResult
-    func configure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double = 0) -> OpaquePointer {
+    func configure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double = 0,
+                   into target: OpaquePointer? = nil) -> OpaquePointer {
+        let layout = target ?? self.layout
         pango_layout_set_font_description(layout, description(font))
         pango_layout_set_attributes(layout, attributes(font))
         text.withCString { pango_layout_set_text(layout, $0, -1) }
@@ -108,23 +111,220 @@ public final class PangoText: TextMeasurer {
     private var measured: [Key: TextMeasurement] = [:]
     static let cacheLimit = 4096
 
-    /// Forgets every kept measurement, of texts and of symbols (the benchmark's cold runs).
+    /// Forgets every kept measurement, of texts and of symbols, and the layouts kept for drawing
+    /// (the benchmark's cold runs).
     public func clearCache() {
+        for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
+        drawLayouts.removeAll(keepingCapacity: true)
         measured.removeAll(keepingCapacity: true)
         symbolMeasured.removeAll(keepingCapacity: true)
+        twinClasses.removeAll(keepingCapacity: true)
+        twinOf.removeAll(keepingCapacity: true)
+        twinGlyphs.removeAll(keepingCapacity: true)
     }
 
+    /// Pango layouts made to answer `measure` (a test's count of the text engine's work).
+    private(set) var layoutsMade = 0
+
+    /// The answer for `text` is the kept one of its twin (`twin(of:font:)`) when it has one: a
+    /// ticking clock's new time is laid out once, not once per width and size its layout asks.
     public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
-        let key = Key(text: text, font: font, width: width, maxLines: maxLines)
+        var key = Key(text: text, font: font, width: width, maxLines: maxLines)
         if let m = measured[key] { return m }
+        if let twin = twin(of: text, font: font) {
+            key.text = twin
+            if let m = measured[key] { return m }
+        }
         let m = layOut(text, font: font, width: width, maxLines: maxLines)
         if measured.count >= Self.cacheLimit { measured.removeAll(keepingCapacity: true) }
         measured[key] = m
         return m
     }
 
+    // MARK: texts that measure alike
+
+    /// A font apart from its size and the tracking that scales with it (`ResolvedFont.scaled`),
+    /// with the family Pango is asked for at that size (`FontCatalog.family`).
+    private struct Face: Hashable { var font: ResolvedFont, family: String }
+    private struct Shape: Hashable { var zeroed: String, face: Face }
+    private struct Member: Hashable { var text: String, face: Face }
+    /// Per text with its digits as "0", in a face: the texts seen of it with different glyph
+    /// geometry in design units (`glyphGeometry`), the last `twinsPerShape` (a face's figures
+    /// need not all be equally wide: Inter Bold's tabular "4" is narrower).
+    private var twinClasses: [Shape: [(text: String, geometry: [Int])]] = [:]
+    static let twinsPerShape = 8
+    /// Per text and face: the text whose measurements it shares (itself when none).
+    private var twinOf: [Member: String] = [:]
+    /// Entries of each twin table; emptied when full.
+    static let twinLimit = 512
+
+    /// The text measured before that measures exactly as `text` in every size of `font`'s face,
+    /// nil when none: a text that differs from it only in ASCII digits, each replaced by a digit,
+    /// whose glyphs lay out with the same runs, fonts, clusters, advances and offsets in design
+    /// units (tabular figures: "10:42:17" and "10:42:18" in a `monospacedDigit` font). Why that
+    /// is exact: a measurement reads only the runs' fonts (their ascent and descent), the glyphs'
+    /// advances and offsets (kerning and letter spacing included) and the line breaks, which
+    /// digits allow alike; metrics are unhinted, so at any size each position is the same
+    /// function (the size, then Pango's rounding to whole points) of the same design units. A
+    /// variable face (whose advances may follow the size otherwise: an optical-size axis) has no
+    /// twins. Costs one layout of `text` per face.
+    private func twin(of text: String, font: ResolvedFont) -> String? {
+        let digit = { (c: UInt8) in c >= 0x30 && c <= 0x39 }
+        guard text.utf8.count <= 256, text.utf8.contains(where: digit) else { return nil }
+        let member = Member(text: text, face: Self.face(font))
+        if let t = twinOf[member] { return t == text ? nil : t }
+        let face = member.face
+        let shape = Shape(zeroed: String(decoding: text.utf8.map { digit($0) ? 0x30 : $0 }, as: UTF8.self), face: face)
+        var found = text
+        if let (g, glyphs) = glyphGeometry(text, font: font) {
+            var known = twinClasses[shape] ?? []
+            if let twin = known.first(where: { $0.geometry == g }) {
+                found = twin.text
+                if twinGlyphs.count >= Self.twinLimit { twinGlyphs.removeAll(keepingCapacity: true) }
+                twinGlyphs[member] = glyphs
+            } else {
+                if known.count >= Self.twinsPerShape { known.removeFirst() }
+                known.append((text, g))
+                if twinClasses.count >= Self.twinLimit { twinClasses.removeAll(keepingCapacity: true) }
+                twinClasses[shape] = known
+            }
+        }
+        if twinOf.count >= Self.twinLimit { twinOf.removeAll(keepingCapacity: true) }
+        twinOf[member] = found
+        return found == text ? nil : found
+    }
+
+    /// The size glyphs are laid out at to read their geometry in design units: Pango rounds
+    /// positions to whole points, so at this size one point is at most one design unit (a face
+    /// of up to this many units per em).
+    static let designUnitSize = 16384.0
+
+    private static func face(_ font: ResolvedFont) -> Face {
+        var plain = font
+        plain.size = 0
+        plain.tracking = 0
+        return Face(font: plain, family: FontCatalog.family(for: font.design, size: font.size, tabularDigits: font.monospacedDigit))
+    }
+
+    /// The runs and glyphs of `text` laid out unwrapped in `font`'s face at `designUnitSize`, as
+    /// numbers: per run its characters, font, bidi level and glyph count, per glyph its advance,
+    /// offsets and cluster; and its glyphs by their cluster's byte offset (nil where a cluster
+    /// has several). nil when a run's face is variable or has more units per em.
+    private func glyphGeometry(_ text: String, font: ResolvedFont) -> (geometry: [Int], glyphs: [Int32: UInt32]?)? {
+        guard let d = pango_font_description_copy(description(font)) else { return nil }
+        defer { pango_font_description_free(d) }
+        pango_font_description_set_absolute_size(d, Self.designUnitSize * Double(PANGO_SCALE))
+        pango_layout_set_font_description(layout, d)
+        pango_layout_set_attributes(layout, attributes(font))
+        text.withCString { pango_layout_set_text(layout, $0, -1) }
+        pango_layout_set_width(layout, -1)
+        pango_layout_set_height(layout, -1)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+        layoutsMade += 1
+        guard let iter = pango_layout_get_iter(layout) else { return nil }
+        defer { pango_layout_iter_free(iter) }
+        var out: [Int] = []
+        var ids: [Int32: UInt32]? = [:]
+        repeat {
+            guard let run = pango_layout_iter_get_run_readonly(iter) else { out.append(-1); continue }  // a line's end
+            let item = run.pointee.item.pointee, glyphs = run.pointee.glyphs.pointee
+            guard let f = item.analysis.font, let hb = pango_font_get_hb_font(f) else { return nil }
+            let face = hb_font_get_face(hb)
+            guard hb_ot_var_has_data(face) == 0, Double(hb_face_get_upem(face)) <= Self.designUnitSize else { return nil }
+            out += [Int(item.offset), Int(item.length), Int(item.num_chars), Int(bitPattern: f), Int(item.analysis.level), Int(glyphs.num_glyphs)]
+            for i in 0..<Int(glyphs.num_glyphs) {
+                let g = glyphs.glyphs[i].geometry
+                out += [Int(g.width), Int(g.x_offset), Int(g.y_offset), Int(glyphs.log_clusters[i])]
+                let at = item.offset + glyphs.log_clusters[i]
+                if ids?.updateValue(glyphs.glyphs[i].glyph, forKey: at) != nil { ids = nil }
+            }
+        } while pango_layout_iter_next_run(iter) != 0
+        return (out, ids)
+    }
+
+    // MARK: drawing a twin
+
+    private struct DrawKey: Hashable { var text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double }
+    /// Layouts of texts drawn (`drawText`), by how they were configured; at most
+    /// `drawLayoutLimit`, emptied when full.
+    private var drawLayouts: [DrawKey: OpaquePointer] = [:]
+    static let drawLayoutLimit = 32
+    /// Per text and face that has a twin: its glyphs by cluster byte offset (`glyphGeometry`).
+    private var twinGlyphs: [Member: [Int32: UInt32]] = [:]
+    /// Layouts made to draw (a test's count).
+    private(set) var drawLayoutsMade = 0
+
+    /// Draws `text` with its top-left at (`x`, `y`) in `cr`'s current source, as `configure`
+    /// then `show` do, in a layout kept for it (`drawLayoutLimit`). A twin of a text (`twin(of:font:)`, found while measuring) is drawn in that
+    /// text's layout, kept from drawing it, with its own glyphs put in for the time of the drawing:
+    /// not shaped again, the same pixels (twins have the same runs, clusters and positions, and a
+    /// glyph's id does not depend on the size). Not for underlined or struck-through text.
+    func drawText(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double, on cr: OpaquePointer, x: Double, y: Double) {
+        let member = Member(text: text, face: Self.face(font))
+        if let twin = twinOf[member], twin != text {
+            guard !font.underline, !font.strikethrough, let glyphs = twinGlyphs[member] else {
+                configure(text, font: font, width: width, maxLines: maxLines, alignment: alignment)
+                show(on: cr, x: x, y: y)
+                return
+            }
+            let kept = keptLayout(twin, font: font, width: width, maxLines: maxLines, alignment: alignment)
+            if let swapped = Self.putGlyphs(glyphs, into: kept) {
+                cairo_move_to(cr, x, y)
+                pango_cairo_show_layout(cr, kept)
+                for (info, glyph) in swapped { info.pointee.glyph = glyph }
+                return
+            }
+        }
+        // A text drawn again as it was (the date beside a ticking time, inside its damage) is
+        // not shaped again either.
+        cairo_move_to(cr, x, y)
+        pango_cairo_show_layout(cr, keptLayout(text, font: font, width: width, maxLines: maxLines, alignment: alignment))
+    }
+
+    /// The kept layout of `text` configured so, made when there is none.
+    private func keptLayout(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?, alignment: Double) -> OpaquePointer {
+        let key = DrawKey(text: text, font: font, width: width, maxLines: maxLines, alignment: alignment)
+        if let l = drawLayouts[key] { return l }
+        if drawLayouts.count >= Self.drawLayoutLimit {
+            for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
+            drawLayouts.removeAll(keepingCapacity: true)
+        }
+        let kept = pango_layout_new(context)!
+        pango_layout_set_auto_dir(kept, 0)
+        configure(text, font: font, width: width, maxLines: maxLines, alignment: alignment, into: kept)
+        drawLayouts[key] = kept
+        drawLayoutsMade += 1
+        return kept
+    }
+
+    /// Puts `glyphs` (by cluster byte offset) into the glyphs of `layout`'s runs but an
+    /// ellipsis; returns what was there to put back, nil (nothing changed) when a cluster has
+    /// no glyph in `glyphs`.
+    private static func putGlyphs(_ glyphs: [Int32: UInt32], into layout: OpaquePointer) -> [(UnsafeMutablePointer<PangoGlyphInfo>, UInt32)]? {
+        var changes: [(UnsafeMutablePointer<PangoGlyphInfo>, UInt32)] = []
+        var line = pango_layout_get_lines_readonly(layout)
+        while let l = line {
+            defer { line = l.pointee.next }
+            guard let data = l.pointee.data else { continue }
+            var run = data.assumingMemoryBound(to: PangoLayoutLine.self).pointee.runs
+            while let r = run {
+                defer { run = r.pointee.next }
+                guard let item = r.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self).pointee,
+                      item.item.pointee.analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_IS_ELLIPSIS) == 0 else { continue }
+                let string = item.glyphs.pointee
+                for i in 0..<Int(string.num_glyphs) {
+                    guard let g = glyphs[item.item.pointee.offset + string.log_clusters[i]] else { return nil }
+                    changes.append((string.glyphs + i, g))
+                }
+            }
+        }
+        for i in changes.indices { let old = changes[i].0.pointee.glyph; changes[i].0.pointee.glyph = changes[i].1; changes[i].1 = old }
+        return changes
+    }
+
     private func layOut(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
         configure(text, font: font, width: width, maxLines: maxLines)
+        layoutsMade += 1
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         let scale = Double(PANGO_SCALE)

@@ -396,20 +396,22 @@ final class WidgetPainter {
     private func paintText(_ p: PlacedNode, _ env: PaintEnvironment) {
         guard let t = p.text, !t.string.isEmpty, meetsClip(p, margin: t.font.size / 2) else { return }
         let wrap = t.width
-        text.configure(t.string, font: t.font, width: wrap, maxLines: t.maxLines, alignment: t.alignment)
         // Pango aligns lines inside the wrap width; the content frame is the widest line.
         let x = p.contentFrame.x - ((wrap ?? p.contentFrame.width) - p.contentFrame.width) * t.alignment
-        if env.redacted {
+        if !env.redacted {
+            setStyle(nil, env, in: p.contentFrame)
+            text.drawText(t.string, font: t.font, width: wrap, maxLines: t.maxLines, alignment: t.alignment, on: cr, x: x, y: p.contentFrame.y)
+            return
+        }
+        text.configure(t.string, font: t.font, width: wrap, maxLines: t.maxLines, alignment: t.alignment)
+        do {
             set(redactionColor(env), env)
             for line in text.lineRects() where line.width > 0 {
                 roundedRect(Rect(x: x + line.x, y: p.contentFrame.y + line.y + line.height * 0.18, width: line.width, height: line.height * 0.64),
                             radius: line.height * 0.2)
             }
             cairo_fill(cr)
-            return
         }
-        setStyle(nil, env, in: p.contentFrame)
-        text.show(on: cr, x: x, y: p.contentFrame.y)
     }
 
     private func paintImage(_ p: PlacedNode, _ env: PaintEnvironment) {

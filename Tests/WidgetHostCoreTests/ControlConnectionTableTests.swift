@@ -32,6 +32,22 @@ import Testing
         #expect(t.idle(now: 30) == [1, 2, 3])
     }
 
+    @Test func onlySubscriptionsLeaveNothingToSweep() {
+        var t = ControlConnectionTable(capacity: 10, idleSeconds: 10)
+        #expect(!t.hasConnectionWithoutRequest, "no connection")
+        _ = t.admit(1, now: 0)
+        #expect(t.hasConnectionWithoutRequest, "a new connection may idle")
+        t.requestStarted(1, now: 0)           // a `watch`: its request lasts as long as it does
+        #expect(!t.hasConnectionWithoutRequest, "a subscriber alone: the host need not wake to sweep")
+        _ = t.admit(2, now: 1)
+        #expect(t.hasConnectionWithoutRequest)
+        t.requestStarted(2, now: 1)
+        t.requestEnded(2, now: 2)             // `status` answered: it may idle now
+        #expect(t.hasConnectionWithoutRequest)
+        t.remove(2)
+        #expect(!t.hasConnectionWithoutRequest)
+    }
+
     @Test func theCapacityLeavesMostDescriptorsToTheRest() {
         #expect(ControlConnectionTable.capacity(forFileLimit: 1024) == 64)
         #expect(ControlConnectionTable.capacity(forFileLimit: 64) == 16)

@@ -28,6 +28,11 @@ public struct ControlConnectionTable: Sendable {
 
     public var count: Int { entries.count }
 
+    /// Whether some connection has no request in progress, so could become idle: while none
+    /// has (no connection, or only view-stream subscriptions, whose request lasts as long as
+    /// they do), nothing needs sweeping and the host need not wake for it.
+    public var hasConnectionWithoutRequest: Bool { entries.values.contains { $0.pending == 0 } }
+
     /// Admits connection `id`. Returns the connection to close to make room (the one quiet
     /// longest with no request in progress), `id` itself when every slot is busy with a request
     /// (the newcomer is refused), or nil when there was room.

@@ -89,6 +89,7 @@ final class DaemonControl {
                 self.service.handle(line: line) { [weak self, weak client] reply in
                     guard let self else { return }
                     self.table.requestEnded(key, now: self.now)
+                    self.armSweep()
                     client?.write(reply)
                 }
             }
@@ -96,6 +97,13 @@ final class DaemonControl {
         client.onEnd = { [weak self] in self?.drop(key) }
         client.onWriteError = { [weak self] _ in self?.drop(key) }
         client.startReading()
+        armSweep()
+    }
+
+    /// Sweeps in a second while a connection could become idle; a view-stream subscriber alone
+    /// never does, so a host serving only the desktop surface wakes for its entries, not for this.
+    private func armSweep() {
+        guard table.hasConnectionWithoutRequest else { return }
         if sweepTimer == nil { sweepTimer = UVTimer(loop: loop) { [weak self] in self?.sweep() } }
         if sweepTimer?.isActive == false { sweepTimer?.start(milliseconds: 1000) }
     }
@@ -122,10 +130,12 @@ final class DaemonControl {
         }
     }
 
-    /// Closes idle connections (and those stuck on half a line); runs every second while any is open.
+    /// Closes idle connections (and those stuck on half a line); runs every second while any
+    /// connection has no request in progress (`armSweep`).
     private func sweep() {
         for key in table.idle(now: now) { drop(key) }
-        if table.count == 0 { refusedSinceLog = 0 } else { sweepTimer?.start(milliseconds: 1000) }
+        if table.count == 0 { refusedSinceLog = 0 }
+        armSweep()
     }
 
     private func drop(_ key: Int) {
