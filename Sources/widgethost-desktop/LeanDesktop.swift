@@ -22,6 +22,7 @@ enum LeanDesktop {
 
     /// Runs until SIGTERM/SIGINT (0) or the display goes away or cannot be opened (1).
     static func run(_ loaded: DesktopSurfaceConfig, look: Look = Look()) -> Int32 {
+        ProcessMemory.oneMallocArena()  // before the display, bus and portal connections start threads
         let log: (String) -> Void = { FileHandleFree.error("widgethost-desktop: " + $0) }
         guard let backend = DisplayBackendChoice.open(environment: loaded.environment, fullScreen: look.standBy, log: log) else {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is WAYLAND_DISPLAY or DISPLAY set?)")
@@ -41,7 +42,16 @@ enum LeanDesktop {
                                       actions: actions, log: log)
         loop.onLayout = { x11?.fallbackScale = $0.scale }
         loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
-        loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
+        var startupPagesReleased = false
+        loop.onSnapshot = {
+            log("\($0) widget(s) from \(socket) on \(backend.modeDescription)")
+            // The first snapshot ends the start-up (`ProcessMemory`); its frame follows.
+            if !startupPagesReleased {
+                startupPagesReleased = true
+                ProcessMemory.trimHeap()
+                ProcessMemory.pageOutOwnCode()
+            }
+        }
         // Light/dark follows the desktop (the XDG portal's color-scheme), unless the layout sets
         // it: drawn here, and told to the host (a new watch) for the "system" widgets' views.
         if let scheme = PortalColorScheme.connect(environment: loaded.environment, log: log) {
