@@ -42,15 +42,11 @@ enum LeanDesktop {
                                       actions: actions, log: log)
         loop.onLayout = { x11?.fallbackScale = $0.scale }
         loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
-        var startupPagesReleased = false
-        loop.onSnapshot = {
-            log("\($0) widget(s) from \(socket) on \(backend.modeDescription)")
-            // The first snapshot ends the start-up (`ProcessMemory`); its frame follows.
-            if !startupPagesReleased {
-                startupPagesReleased = true
-                ProcessMemory.trimHeap()
-                ProcessMemory.pageOutOwnCode()
-            }
+        loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
+        // The first frame with every widget drawn ends the start-up: what it alone used is given back.
+        loop.onFirstFullFrame = {
+            ProcessMemory.trimHeap()
+            ProcessMemory.pageOutOwnCode()
         }
         // Light/dark follows the desktop (the XDG portal's color-scheme), unless the layout sets
         // it: drawn here, and told to the host (a new watch) for the "system" widgets' views.
