@@ -72,6 +72,9 @@ public final class PluginRegistry {
     /// 26: a clock asks every 5 minutes; its worker's three processes are ~6 MB of PSS between).
     /// Asked on the loop thread after each answer, once the reply was handled.
     public var mayRest: (LoadedBundle) -> Bool = { _ in false }
+    /// Told after a worker was stopped to rest: the burst of work is over (the platform gives
+    /// back its memory then, `ProcessMemory`).
+    public var onWorkerRested: (LoadedBundle) -> Void = { _ in }
     /// Manifests of bundles described before (nil: none kept, every bundle is described).
     public var manifestCache: BundleManifestCache?
 
@@ -257,7 +260,7 @@ public final class PluginRegistry {
             if bundle.workerGeneration == generation, bundle.callsInFlight == 0, bundle.connection != nil, self.mayRest(bundle) {
                 self.logger.debug("\(bundle.name): no call due for a while; its worker rests until the next")
                 self.stopWorker(bundle, asleep: true)
-                ProcessMemory.trimHeap()  // what decoding its answer used (`ProcessMemory`)
+                self.onWorkerRested(bundle)
             }
         }
     }

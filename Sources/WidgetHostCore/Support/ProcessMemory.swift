@@ -13,16 +13,18 @@ import Glibc
 ///   arena is `MALLOC_ARENA_MAX=1`; the allocations are a few hundred a second on one thread.
 /// - `trimHeap()`: `malloc_trim(0)`, the heap's free pages returned (free chunks in the middle
 ///   of the heap too, not only its top). The host calls it when a worker rests (its timeline
-///   decoded, the answer's transient memory freed: ~2 MB for the clock's 300 entries), the
-///   surface once its start-up is over.
+///   decoded, the answer's transient memory freed: ~1.6 MB for the clock's 300 entries), the
+///   surface once its first full frame is drawn.
 /// - `pageOutOwnCode()`: the executable's own read-only file mappings taken out of the resident
-///   set (`MADV_PAGEOUT`, Linux 5.4). The kernel maps file pages 64 KB around each fault, and
-///   start-up (arguments, config, the portal and bus, the first layout) runs code a steady loop
-///   never runs again. Pages used again come back from the page cache at their next use (a
-///   minor fault; the page cache is not shrunk, only what is charged to the process). Right
-///   for the surface, whose every second runs the same code (3.2 → 1.2 MB of its 4.9 MB of
-///   code resident); not for the host, whose 5-minute reload ran 6.7 MB of its 12 MB of code
-///   again (measured: paging out after start-up only moved the RSS step to the first reload).
+///   set (`MADV_PAGEOUT`, Linux 5.4). The kernel maps file pages 64 KB around each fault, so a
+///   burst of work — start-up (arguments, config, the portal and bus), or the host's reload of a
+///   timeline (spawning the worker, decoding 300 entries, saving them) — leaves megabytes of
+///   code resident that the steady loop does not run: 7.8 of the host's 12 MB. The surface
+///   pages out after its first full frame, the host each time a worker rests (after a reload,
+///   not after start-up: the next reload would bring it back within the first 5 minutes). Pages
+///   used again come back from the page cache at their next use (minor faults, ~100 for a
+///   reload's code, well under a millisecond); the page cache is not shrunk (those pages stay
+///   cached, clean and reclaimable), only what is charged to the process.
 ///
 /// Threading: main (loop) thread; each call is a few system calls, made at quiet moments.
 public enum ProcessMemory {
