@@ -59,6 +59,10 @@ public final class DesktopScene {
     /// layout's `dark`, else the desktop's.
     public var appearance: Appearance { standBy != nil || (layout?.dark ?? desktopDark) ? .dark : .light }
 
+    /// Whether there are widgets and every one has a laid-out view (none waits for its first
+    /// entry): what the first frame of a settled desktop draws.
+    public var everyWidgetLaidOut: Bool { !widgets.isEmpty && widgets.values.allSatisfy { $0.placed != nil } }
+
     private let renderer = PictureRenderer(locale: .currentTime)
     private var widgets: [String: SceneWidget] = [:]
     private var outputs: [DisplayOutput.ID: OutputState] = [:]

@@ -42,6 +42,9 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
     private var hostMissingSaid = false
     /// Called after each snapshot with the number of widgets placed (the start-up line).
     public var onSnapshot: (Int) -> Void = { _ in }
+    /// Called once, after the first frame put on screen with every widget laid out
+    /// (`DesktopScene.everyWidgetLaidOut`): the start-up is over (`ProcessMemory`).
+    public var onFirstFullFrame: (() -> Void)?
     /// Called with each snapshot's layout before the grid is placed (the backend's fallback scale).
     public var onLayout: (DesktopViewMessage.Layout) -> Void = { _ in }
     /// Keyboard focus for the scene's menu and edit mode, when the backend can take it.
@@ -212,11 +215,13 @@ public final class DesktopSurfaceLoop: DisplayBackendDelegate {
             snapshotPending = false
             onSnapshot(outputs.reduce(0) { $0 + (scene.placement(on: $1.id)?.widgets.count ?? 0) })
         }
+        var drewFull = false
         for output in outputs where scene.needsFrame(on: output.id) {
             guard let buffer = backend.nextBuffer(for: output.id) else { continue }
             let damage = scene.draw(into: buffer)
-            if !damage.isEmpty { backend.present(buffer, damage: damage); presented = true }
+            if !damage.isEmpty { backend.present(buffer, damage: damage); presented = true; drewFull = scene.everyWidgetLaidOut }
         }
+        if drewFull, let first = onFirstFullFrame { onFirstFullFrame = nil; first() }
         if let next = scene.nextTick(after: clock()) { armAbsolute(tickTimer, at: next) } else { disarm(tickTimer) }
     }
 

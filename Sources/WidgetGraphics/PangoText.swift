@@ -106,18 +106,20 @@ public final class PangoText: TextMeasurer {
     private struct Key: Hashable {
         var text: String, font: ResolvedFont, width: Double?, maxLines: Int?
     }
-    /// Answers kept across layouts (timeline entries and families repeat most of their texts);
-    /// bounded, emptied when full.
-    private var measured: [Key: TextMeasurement] = [:]
-    static let cacheLimit = 4096
+    /// Answers kept across layouts (timeline entries and families repeat most of their texts):
+    /// the ones asked for again stay, one-off texts pass through (`GenerationalCache`).
+    private var measured = GenerationalCache<Key, TextMeasurement>(generationLimit: PangoText.cacheGeneration)
+    /// Answers per generation of each memo: at most twice as many are kept (~150 KB of text
+    /// measurements), reached within two minutes of a ticking clock.
+    static let cacheGeneration = 512
 
     /// Forgets every kept measurement, of texts and of symbols, and the layouts kept for drawing
     /// (the benchmark's cold runs).
     public func clearCache() {
         for l in drawLayouts.values { g_object_unref(UnsafeMutableRawPointer(l)) }
         drawLayouts.removeAll(keepingCapacity: true)
-        measured.removeAll(keepingCapacity: true)
-        symbolMeasured.removeAll(keepingCapacity: true)
+        measured.removeAll()
+        symbolMeasured.removeAll()
         twinClasses.removeAll(keepingCapacity: true)
         twinOf.removeAll(keepingCapacity: true)
         twinGlyphs.removeAll(keepingCapacity: true)
@@ -130,14 +132,13 @@ public final class PangoText: TextMeasurer {
     /// ticking clock's new time is laid out once, not once per width and size its layout asks.
     public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
         var key = Key(text: text, font: font, width: width, maxLines: maxLines)
-        if let m = measured[key] { return m }
+        if let m = measured.value(for: key) { return m }
         if let twin = twin(of: text, font: font) {
             key.text = twin
-            if let m = measured[key] { return m }
+            if let m = measured.value(for: key) { return m }
         }
         let m = layOut(text, font: font, width: width, maxLines: maxLines)
-        if measured.count >= Self.cacheLimit { measured.removeAll(keepingCapacity: true) }
-        measured[key] = m
+        measured.insert(m, for: key)
         return m
     }
 
@@ -376,7 +377,7 @@ public final class PangoText: TextMeasurer {
 
     /// Ink rectangles of icon-font glyphs at 1 pt (x and y from the layout's origin), by codepoint.
     private var symbolInk: [UInt32: (x: Double, y: Double, width: Double, height: Double)] = [:]
-    private var symbolMeasured: [SymbolKey: SymbolMeasurement] = [:]
+    private var symbolMeasured = GenerationalCache<SymbolKey, SymbolMeasurement>(generationLimit: PangoText.cacheGeneration)
     private struct SymbolKey: Hashable { var symbol: String, size: Double }
 
     /// Sets up the shared layout for one glyph of the icon font at `size` points.
@@ -419,7 +420,7 @@ public final class PangoText: TextMeasurer {
         let textSize = font.size.isFinite ? min(max(font.size, 0), 10_000) : 0
         let size = textSize * Self.symbolScale
         let key = SymbolKey(symbol: symbol, size: textSize)
-        if let m = symbolMeasured[key] { return m }
+        if let m = symbolMeasured.value(for: key) { return m }
         let m: SymbolMeasurement
         if let cp = SymbolFont.codepoint(for: symbol), let i = ink(cp) {
             // Up to whole points, but not for the last thousandth of the outline's rounding.
@@ -427,8 +428,7 @@ public final class PangoText: TextMeasurer {
         } else {
             m = .square(size: textSize)
         }
-        if symbolMeasured.count >= Self.cacheLimit { symbolMeasured.removeAll(keepingCapacity: true) }
-        symbolMeasured[key] = m
+        symbolMeasured.insert(m, for: key)
         return m
     }
 

@@ -23,6 +23,7 @@ enum LeanDesktop {
 
     /// Runs until SIGTERM/SIGINT (0) or the display goes away or cannot be opened (1).
     static func run(_ loaded: DesktopSurfaceConfig, look: Look = Look()) -> Int32 {
+        ProcessMemory.oneMallocArena()  // before the display, bus and portal connections start threads
         let log: (String) -> Void = { FileHandleFree.error("widgethost-desktop: " + $0) }
         guard let backend = DisplayBackendChoice.open(environment: loaded.environment, fullScreen: look.standBy, log: log) else {
             FileHandleFree.error("widgethost-desktop: cannot open a display (is WAYLAND_DISPLAY or DISPLAY set?)")
@@ -43,6 +44,11 @@ enum LeanDesktop {
         loop.onLayout = { x11?.fallbackScale = $0.scale }
         loop.setKeyboardWanted = { x11?.setKeyboardWanted($0, on: $1) }
         loop.onSnapshot = { log("\($0) widget(s) from \(socket) on \(backend.modeDescription)") }
+        // The first frame with every widget drawn ends the start-up: what it alone used is given back.
+        loop.onFirstFullFrame = {
+            ProcessMemory.trimHeap()
+            ProcessMemory.pageOutOwnCode()
+        }
         // Light/dark follows the desktop (the XDG portal's color-scheme), unless the layout sets
         // it: drawn here, and told to the host (a new watch) for the "system" widgets' views.
         if let scheme = PortalColorScheme.connect(environment: loaded.environment, log: log) {

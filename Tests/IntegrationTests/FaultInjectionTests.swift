@@ -7,6 +7,10 @@ import Glibc
 #endif
 
 /// Compiles Fixtures/fault_widget.c with `-DFAULT=<fault>` (and `defines`) into `dir`.
+/// For the forking faults: the bundle declares an app group, so its worker never rests
+/// (`WorkerRest`) and the worker and the child it forked are there to be looked at.
+let keepsItsWorker = ["APP_GROUP=\"group.fault\""]
+
 func buildFault(in dir: String, _ fault: Int, name: String? = nil, defines: [String] = []) throws -> String {
     try compileCPlugin("Tests/IntegrationTests/Fixtures/fault_widget.c", in: dir, name: name ?? "fault\(fault)",
                        defines: ["FAULT=\(fault)"] + defines)
@@ -168,7 +172,7 @@ func isAlive(_ pid: pid_t) -> Bool {
     }
 
     @Test func aChildOfAWorkerThatAnsweredEndsWithTheWorker() throws {
-        try HostileTests().withHostile({ dir in try buildFault(in: dir, 11) }, seconds: 2) { d in
+        try HostileTests().withHostile({ dir in try buildFault(in: dir, 11, defines: keepsItsWorker) }, seconds: 2) { d in
             #expect(eventually { d.text(FaultInjectionTests.fault)?.hasPrefix("forked ") == true }, "\(d.stderr.suffix(2000))")
             let named = try #require(pid_t(d.text(FaultInjectionTests.fault)?.split(separator: " ").last ?? ""))
             let child = hostPID(named, mentioning: "/state/bundles/hostile-")
@@ -270,7 +274,7 @@ func cpuSeconds(_ pid: pid_t) -> Double {
 
     @Test func aForkedChildDiesWhenTheHostIsKilled() throws {
         let d = try RunningDaemon()
-        d.install(try buildFault(in: d.dir.path, 11), as: "fault.so")
+        d.install(try buildFault(in: d.dir.path, 11, defines: keepsItsWorker), as: "fault.so")
         let child = try forkedChild(d)
         d.signal(SIGKILL)
         _ = d.waitForExit()
@@ -280,7 +284,7 @@ func cpuSeconds(_ pid: pid_t) -> Double {
 
     @Test func aRestartEndsAChildThatLeftItsWorkersGroup() throws {
         let d = try RunningDaemon()
-        d.install(try buildFault(in: d.dir.path, 12), as: "fault.so")
+        d.install(try buildFault(in: d.dir.path, 12, defines: keepsItsWorker), as: "fault.so")
         let child = try forkedChild(d)
         d.signal(SIGKILL)
         _ = d.waitForExit()

@@ -79,6 +79,43 @@ import Glibc
         #expect(Self.running(d.dir.path, names).contains("\(example).so"))
     }
 
+    /// A bundle whose next call is minutes away rests (`WorkerRest`): the system clock answers a
+    /// 5-minute timeline, then its worker stops; the widget still ticks from the host's entries,
+    /// `status` says the worker is asleep (not idle, not failed), and a `reload` starts it again
+    /// for one answer, after which it rests again.
+    @Test func aWorkerWhoseNextCallIsMinutesAwayRestsAndARequestWakesIt() throws {
+        let d = try RunningDaemon(config: """
+            {\(Self.paths)}, "widgets": [{"id": "clock", "kind": "clock", "family": "systemSmall", "outputs": ["files"]}]}
+            """)
+        d.install(TestPaths.plugin("SystemWidgets"), as: "SystemWidgets.so")
+        let rests = "SystemWidgets.so: no call due for a while; its worker rests until the next"
+        #expect(eventually(timeout: 60) { d.stderr.contains(rests) }, "\(d.stderr.suffix(3000))")
+        let worker = d.dir.path + "/state/bundles/SystemWidgets-"
+        #expect(eventually { processesMentioning(worker).isEmpty }, "the worker's processes stay: \(processesMentioning(worker))")
+        // The widget still ticks: a new second's text from the host's own entries.
+        let first = d.text("clock")
+        #expect(first != nil)
+        #expect(eventually(timeout: 5) { d.text("clock") != first }, "\(d.stderr.suffix(2000))")
+        #expect(processesMentioning(worker).isEmpty)
+        func workerState() -> String? {
+            let status = run(TestPaths.widgethost, ["status", "--json", "--config", d.dir.path + "/config.json"])
+            struct Status: Decodable {
+                struct Bundle: Decodable { var name: String; var worker: String }
+                var bundles: [Bundle]
+            }
+            return (try? JSONDecoder().decode(Status.self, from: Data(status.stdout.utf8)))?.bundles.first { $0.name == "SystemWidgets.so" }?.worker
+        }
+        #expect(workerState() == "asleep")
+        #expect(d.output("clock")?["error"] == nil)
+        // A reload wakes it: a second worker answers, then rests.
+        #expect(run(TestPaths.widgethost, ["reload", "--config", d.dir.path + "/config.json"]).status == 0)
+        #expect(eventually(timeout: 30) { d.stderr.ranges(of: rests).count == 2 }, "\(d.stderr.suffix(3000))")
+        #expect(d.stderr.ranges(of: "reload clock (SystemWidgets.so clock systemSmall)").count == 2, "\(d.stderr.suffix(3000))")
+        #expect(eventually { processesMentioning(worker).isEmpty })
+        #expect(workerState() == "asleep")
+        #expect(!d.stderr.contains("worker exited"), "\(d.stderr.suffix(3000))")
+    }
+
     /// `gallery` (and the config edits) take a bundle from the host's cached manifest while its
     /// file is as the host described it, and ask its worker again once the file changed.
     @Test func theGalleryReadsTheHostsCachedManifestUntilTheFileChanges() throws {

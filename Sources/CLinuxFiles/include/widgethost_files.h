@@ -12,4 +12,8 @@ int widgethost_exchange_names(int dirfd, const char *a, const char *b);
 /// the file: EAGAIN otherwise), or releases it when `take` is 0. See fcntl(2) F_SETLEASE.
 int widgethost_write_lease(int fd, int take);
 
+/// malloc.h, which Swift's Glibc module does not include: `mallopt` (M_ARENA_MAX) and
+/// `malloc_trim` for `ProcessMemory`.
+#include <malloc.h>
+
 #endif

@@ -96,7 +96,7 @@ extension WidgetHost {
     /// The status of every bundle and widget instance now.
     public func status(pid: Int32? = nil) -> HostStatus {
         let bundles = registry.bundles.values.sorted { $0.name < $1.name }.map { b in
-            HostStatus.Bundle(name: b.name, bundleId: b.bundleId, worker: b.isWorkerRunning ? "running" : "idle",
+            HostStatus.Bundle(name: b.name, bundleId: b.bundleId, worker: b.isWorkerRunning ? "running" : (b.isAsleep ? "asleep" : "idle"),
                               kinds: b.manifest.widgets.map(\.kind), appGroups: b.manifest.appGroups)
         }
         let rejected = registry.rejected.keys.sorted().map { HostStatus.Rejected(name: $0, reason: registry.rejected[$0]!.reason) }

@@ -43,10 +43,11 @@ extension WidgetHost {
                                          entryDate: shown?.date, stale: inst.lastError != nil, running: isRunning(inst.spec))
     }
 
-    /// Whether the bundle of `spec` is loaded, not quarantined, and has its worker.
+    /// Whether the bundle of `spec` is loaded, not quarantined, and has its worker (running, or
+    /// resting until its next call: `LoadedBundle.isAsleep`).
     func isRunning(_ spec: InstanceSpec) -> Bool {
         guard let bundle = registry.bundles[spec.bundleName] else { return false }
-        return bundle.isWorkerRunning && supervisor.quarantineReason(bundle) == nil
+        return bundle.isServing && supervisor.quarantineReason(bundle) == nil
     }
 
     /// The desktop surface says its colour scheme (on its `watch`): the widgets whose

@@ -84,6 +84,7 @@ public final class WidgetHost {
         connectDesktopView()
         registry.onEvent = { [weak self] event in self?.registryChanged(event) }
         registry.isNeeded = { [weak self] name, manifest in self?.places(bundle: name, manifest) ?? true }
+        registry.mayRest = { [weak self] bundle in self.map { WorkerRest.mayRest(bundle, host: $0) } ?? false }
         registry.manifestCache = snapshots ? BundleManifestCache(hostConfig: config) : nil
         pluginDebouncer = Debouncer(loop: loop, delay: Double(config.defaults.pluginSettleMs) / 1000) { [weak self] in
             self?.rescanPlugins()

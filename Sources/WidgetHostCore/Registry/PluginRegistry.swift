@@ -14,6 +14,11 @@ public final class LoadedBundle {
     public internal(set) var manifest: BundleManifest
     var connection: (any WorkerConnection)?
     var workerGeneration = 0
+    /// Requests sent to the worker and not answered yet.
+    var callsInFlight = 0
+    /// The worker was stopped because no call is due for a while (`PluginRegistry.mayRest`);
+    /// the next call starts it again. Not a failure: the bundle still serves.
+    public internal(set) var isAsleep = false
 
     init(file: PluginFile, runPath: String, manifest: BundleManifest) {
         self.file = file; self.runPath = runPath; self.manifest = manifest
@@ -23,6 +28,8 @@ public final class LoadedBundle {
     public var name: String { file.name }
     public var bundleId: String { manifest.bundleId }
     public var isWorkerRunning: Bool { connection != nil }
+    /// Its worker runs, or rests until the next call (`isAsleep`): the bundle is serving.
+    public var isServing: Bool { connection != nil || isAsleep }
 }
 
 /// What changed in the registry. Delivered on the loop thread after the change took effect.
@@ -61,6 +68,13 @@ public final class PluginRegistry {
     /// that has none keeps no worker (`retireUnneededWorkers`) and, when its manifest is cached,
     /// is loaded without starting one at all.
     public var isNeeded: (_ fileName: String, _ manifest: BundleManifest) -> Bool = { _, _ in true }
+    /// Whether a bundle's worker, its calls all answered, may stop until the next call (issue
+    /// 26: a clock asks every 5 minutes; its worker's three processes are ~6 MB of PSS between).
+    /// Asked on the loop thread after each answer, once the reply was handled.
+    public var mayRest: (LoadedBundle) -> Bool = { _ in false }
+    /// Told after a worker was stopped to rest: the burst of work is over (the platform gives
+    /// back its memory then, `ProcessMemory`).
+    public var onWorkerRested: (LoadedBundle) -> Void = { _ in }
     /// Manifests of bundles described before (nil: none kept, every bundle is described).
     public var manifestCache: BundleManifestCache?
 
@@ -236,9 +250,18 @@ public final class PluginRegistry {
             }
             connection = c
         }
+        bundle.callsInFlight += 1
+        let generation = bundle.workerGeneration
         connection.send(request, timeout: requestTimeout) { [weak self] result in
             guard let self else { return }
+            if bundle.workerGeneration == generation { bundle.callsInFlight -= 1 }
             reply(result.mapError { WorkerFailure(self.clean($0.description, bundle)) })
+            // After the reply: it may have sent the next request already.
+            if bundle.workerGeneration == generation, bundle.callsInFlight == 0, bundle.connection != nil, self.mayRest(bundle) {
+                self.logger.debug("\(bundle.name): no call due for a while; its worker rests until the next")
+                self.stopWorker(bundle, asleep: true)
+                self.onWorkerRested(bundle)
+            }
         }
     }
 
@@ -246,7 +269,7 @@ public final class PluginRegistry {
     /// again on the first call after a configuration places one.
     public func retireUnneededWorkers() {
         for name in bundles.keys.sorted() {
-            guard let b = bundles[name], b.isWorkerRunning, !isNeeded(name, b.manifest) else { continue }
+            guard let b = bundles[name], b.isServing, !isNeeded(name, b.manifest) else { continue }
             logger.debug("\(name): none of its kinds is placed; its worker is stopped until one is")
             stopWorker(b)
         }
@@ -260,6 +283,7 @@ public final class PluginRegistry {
 
     private func startWorker(_ bundle: LoadedBundle, arguments: [String]? = nil) -> (any WorkerConnection)? {
         bundle.workerGeneration += 1
+        bundle.callsInFlight = 0
         let generation = bundle.workerGeneration
         let result = launcher.launch(pluginPath: bundle.runPath, arguments: arguments ?? workerArguments(bundle)) { [weak self, weak bundle] failure in
             guard let self, let bundle, bundle.workerGeneration == generation else { return }
@@ -270,6 +294,7 @@ public final class PluginRegistry {
         switch result {
         case .success(let c):
             bundle.connection = c
+            bundle.isAsleep = false
             onWorkerChanged(bundle)
             return c
         case .failure(let f):
@@ -282,9 +307,15 @@ public final class PluginRegistry {
     /// Stops a bundle's worker (quarantine); the next call starts a new one.
     public func stopWorker(of bundle: LoadedBundle) { stopWorker(bundle) }
 
-    private func stopWorker(_ bundle: LoadedBundle) {
+    private func stopWorker(_ bundle: LoadedBundle, asleep: Bool = false) {
         bundle.workerGeneration += 1
-        guard let connection = bundle.connection else { return }
+        bundle.callsInFlight = 0
+        let wasAsleep = bundle.isAsleep
+        bundle.isAsleep = asleep
+        guard let connection = bundle.connection else {
+            if wasAsleep != asleep { onWorkerChanged(bundle) }
+            return
+        }
         connection.stop()
         bundle.connection = nil
         onWorkerChanged(bundle)

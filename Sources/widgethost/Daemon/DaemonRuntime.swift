@@ -83,6 +83,12 @@ final class DaemonRuntime {
         if i3bar != nil { control?.readClicks() }
         publishPresence()
         host.configFile = source.path == HostPaths.defaultConfigFile(source.environment) ? nil : source.path
+        // A worker at rest: the answer it gave was decoded and the code that took it in will not
+        // run again for minutes (`ProcessMemory`).
+        host.registry.onWorkerRested = { _ in
+            ProcessMemory.trimHeap()
+            ProcessMemory.pageOutOwnCode()
+        }
         host.start()
         watchPlugins()
         watchConfig()
