@@ -99,6 +99,51 @@ static inline gboolean widgethost_x11_lacks_desktop_windows(GdkDisplay *display)
 #endif
 }
 
+/* GTK 3's drop target finds the widget under an XdndPosition by its root point minus GDK's
+   cached position of the toplevel (gdk_window_get_position), which only ConfigureNotify events
+   update. Under openbox, about one start in three, the one ConfigureNotify GDK gets while the
+   window is managed is a real one that GDK handles (XTranslateCoordinates) while the frame is
+   still at 0,0; the frame then moves to where the window asked to be, and no synthetic
+   ConfigureNotify follows (ICCCM 4.1.5: the window did not move from where it asked to be), so
+   GDK keeps 0,0 and every drop misses the surface (GTK answers XdndStatus "no"). This compares
+   the toplevel's true origin with GDK's cached one and, when they differ, sends the window the
+   synthetic ConfigureNotify the manager would have sent (GDK takes the position from it).
+   Returns whether it did. X11 only; GTK's main thread. */
+static inline gboolean widgethost_x11_sync_toplevel_position(GdkWindow *window) {
+#ifdef GDK_WINDOWING_X11
+    if (!GDK_IS_X11_WINDOW(window) || !gdk_window_is_viewable(window)) return FALSE;
+    GdkDisplay *display = gdk_window_get_display(window);
+    Display *xdisplay = GDK_DISPLAY_XDISPLAY(display);
+    Window xid = GDK_WINDOW_XID(window), child;
+    int scale = gdk_window_get_scale_factor(window), rx = 0, ry = 0, gx = 0, gy = 0;
+    gdk_x11_display_error_trap_push(display);
+    Bool ok = XTranslateCoordinates(xdisplay, xid, GDK_ROOT_WINDOW(), 0, 0, &rx, &ry, &child);
+    if (gdk_x11_display_error_trap_pop(display) || !ok) return FALSE;
+    gdk_window_get_position(window, &gx, &gy);
+    if (gx * scale == rx && gy * scale == ry) return FALSE;
+    XEvent event;
+    memset(&event, 0, sizeof event);
+    event.xconfigure.type = ConfigureNotify;
+    event.xconfigure.send_event = True;
+    event.xconfigure.display = xdisplay;
+    event.xconfigure.event = xid;
+    event.xconfigure.window = xid;
+    event.xconfigure.x = rx;
+    event.xconfigure.y = ry;
+    event.xconfigure.width = gdk_window_get_width(window) * scale;
+    event.xconfigure.height = gdk_window_get_height(window) * scale;
+    event.xconfigure.above = None;
+    event.xconfigure.override_redirect = False;
+    gdk_x11_display_error_trap_push(display);
+    XSendEvent(xdisplay, xid, False, StructureNotifyMask, &event);
+    gdk_x11_display_error_trap_pop_ignored(display);
+    return TRUE;
+#else
+    (void)window;
+    return FALSE;
+#endif
+}
+
 /* pidfd_open(2): syscall() is variadic, which Swift cannot call. */
 static inline int widgethost_desktop_pidfd_open(int pid) {
 #ifdef SYS_pidfd_open

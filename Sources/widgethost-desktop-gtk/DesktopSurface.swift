@@ -228,6 +228,9 @@ final class DesktopSurface {
     // MARK: - Drawing
 
     private func draw(_ cr: OpaquePointer) {
+        // Drawn, the window is viewable where the window manager put it: GDK's idea of its
+        // position, which GTK's drop target goes by, is made right (widgethost_x11_sync_toplevel_position).
+        if !isLayerShell, !unmanaged, let w = gtk_widget_get_window(window) { _ = widgethost_x11_sync_toplevel_position(w) }
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
         cairo_set_source_rgba(cr, 0, 0, 0, 0)
         cairo_paint(cr)
