@@ -95,7 +95,7 @@ struct ClockView: View {
             // A timer cannot show the seconds alone: the whole time on one line (shrunk to fit
             // the circle) over the weekday.
             VStack(spacing: 0) {
-                time.font(.headline).monospacedDigit().lineLimit(1).minimumScaleFactor(0.5)
+                time.font(.subheadline.weight(.semibold)).monospacedDigit().lineLimit(1).minimumScaleFactor(0.5)
                 Text(ProcReader.format(entry.date, "%a")).font(.caption2)
             }
         case .accessoryRectangular:
