@@ -277,7 +277,11 @@ struct LayoutBoxBuilder {
         case .zstack: behaviour = .zstack
         case .text:
             behaviour = .text
-            let written = n.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? n.text ?? ""
+            // A concatenation (`Text + Text`) writes its runs one after another, each live date at
+            // `now`, in the text's own style (a run's own font or colour is not drawn apart).
+            let written = n.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? n.text
+                ?? kids.filter { $0.role == "run" }.map { r in r.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? r.text ?? "" }.joined()
+            kids.removeAll { $0.role == "run" }
             let raw = switch env.textCase {
             case "uppercase": written.uppercased()
             case "lowercase": written.lowercased()
