@@ -42,4 +42,29 @@ import Testing
         let desk = try #require(scheduler.instances["desk"])
         #expect(scheduler.currentText(desk, now: loop.now)?.text == "D2", "status renders the current entry when asked")
     }
+
+    /// A live date (`Text(midnight, style: .timer)`, the system clock's seconds) on a widget with
+    /// no text and no picture output arms no host timer: the desktop surface ticks it without a
+    /// message. With a picture output the host ticks it (the PNG changes each second).
+    @Test func aDesktopOnlyLiveDateWakesNoHostButAPictureOneDoes() throws {
+        for (outputs, ticks) in [([HostConfig.Output](), false), ([.png], true)] {
+            let loop = VirtualLoop()
+            let sink = RecordingSink()
+            let t0 = loop.now
+            let scheduler = TimelineScheduler(loop: loop, renderer: StandardEntryRenderer(), publisher: OutputPublisher(sinks: [sink]),
+                                              logger: Logger(label: "test")) { _, _, reply in
+                var timer = ViewNode(kind: .text)
+                timer.date = DateText(style: "timer", date: t0)
+                reply(.success(WireResponse(ok: true, entries: [WireEntry(date: t0, view: timer)], policy: WirePolicy(type: "never"))))
+            }
+            var shown = 0
+            scheduler.onShown = { _, _ in shown += 1 }
+            scheduler.setInstances([InstanceSpec(id: "clock", bundleName: "b.so", kind: "clock", family: .systemSmall, outputs: outputs)])
+            loop.advance(by: 0)
+            #expect(shown == 1, "\(outputs)")
+            #expect((scheduler.armedDate != nil) == ticks, "\(outputs): armed \(String(describing: scheduler.armedDate))")
+            loop.advance(by: 5)
+            #expect(shown == (ticks ? 6 : 1), "\(outputs): shown \(shown) times in 5 s")
+        }
+    }
 }

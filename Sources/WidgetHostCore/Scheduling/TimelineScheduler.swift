@@ -388,7 +388,11 @@ public final class TimelineScheduler {
         // text for nobody: `status` renders its text when asked (`currentText`). For a ticking
         // desktop clock that was a third of the host's CPU per second (issue 26).
         guard inst.spec.outputs.contains(where: { !$0.isPicture }) else {
-            inst.liveChange = renderer.nextChange(of: entry.view, after: now)
+            // Nor does the host tick the live dates of a widget that has no picture output
+            // either (the desktop only): the desktop surface ticks them itself, and nothing the
+            // host writes changes at the next second — a ticking desktop clock wakes no host.
+            let pictured = inst.spec.outputs.contains(where: \.isPicture)
+            inst.liveChange = pictured ? renderer.nextChange(of: entry.view, after: now) : nil
             pictures?.show(inst.spec, view: entry.view, now: now, live: inst.liveChange != nil)
             onShown(inst, entry)
             return
