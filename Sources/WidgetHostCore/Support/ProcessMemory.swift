@@ -16,15 +16,15 @@ import Glibc
 ///   decoded, the answer's transient memory freed: ~1.6 MB for the clock's 300 entries), the
 ///   surface once its first full frame is drawn.
 /// - `pageOutOwnCode()`: the executable's own read-only file mappings taken out of the resident
-///   set (`MADV_PAGEOUT`, Linux 5.4). The kernel maps file pages 64 KB around each fault, so a
-///   burst of work — start-up (arguments, config, the portal and bus), or the host's reload of a
-///   timeline (spawning the worker, decoding 300 entries, saving them) — leaves megabytes of
-///   code resident that the steady loop does not run: 7.8 of the host's 12 MB. The surface
-///   pages out after its first full frame, the host each time a worker rests (after a reload,
-///   not after start-up: the next reload would bring it back within the first 5 minutes). Pages
-///   used again come back from the page cache at their next use (minor faults, ~100 for a
-///   reload's code, well under a millisecond); the page cache is not shrunk (those pages stay
-///   cached, clean and reclaimable), only what is charged to the process.
+///   set (`MADV_PAGEOUT`, Linux 5.4). The kernel maps file pages 64 KB around each fault, so
+///   start-up (arguments, config, the portal and bus) leaves megabytes of code resident that the
+///   steady loop does not run. Only the lean surface calls it, once, after its first full frame.
+///   Clean file pages paged out are dropped from the page cache too (measured with `fincore`), so
+///   a page used again is read from the disk (a major fault): the surface's next tick reads its
+///   drawing path back once, and a later first use (a menu, edit mode) waits on the disk as a
+///   freshly started program would. The host does not call it: it would pay that on every
+///   reload, container write or click after a worker's rest (a 15 s stall under the test
+///   suite's load).
 ///
 /// Threading: main (loop) thread; each call is a few system calls, made at quiet moments.
 public enum ProcessMemory {

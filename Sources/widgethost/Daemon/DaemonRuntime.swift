@@ -83,11 +83,12 @@ final class DaemonRuntime {
         if i3bar != nil { control?.readClicks() }
         publishPresence()
         host.configFile = source.path == HostPaths.defaultConfigFile(source.environment) ? nil : source.path
-        // A worker at rest: the answer it gave was decoded and the code that took it in will not
-        // run again for minutes (`ProcessMemory`).
+        // A worker at rest: the answer it gave was decoded; its transient memory goes back
+        // (`ProcessMemory`). The host's code is not paged out: that drops it from the page cache,
+        // and the next container write or click would wait on the disk for it (a 15 s stall under
+        // the test suite's load: ControlSocketLimitTests).
         host.registry.onWorkerRested = { _ in
             ProcessMemory.trimHeap()
-            ProcessMemory.pageOutOwnCode()
         }
         host.start()
         watchPlugins()
