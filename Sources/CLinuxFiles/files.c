@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -12,4 +13,8 @@ int widgethost_exchange_names(int dirfd, const char *a, const char *b) {
 
 int widgethost_write_lease(int fd, int take) {
     return fcntl(fd, F_SETLEASE, take ? F_WRLCK : F_UNLCK);
+}
+
+int widgethost_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

@@ -29,6 +29,10 @@ func connectUnix(_ path: String) -> Int32 {
 
     @Test func aConnectionFloodNeitherExhaustsDescriptorsNorRemovesAPlugin() throws {
         // 64 descriptors: the host's cap is 16 connections.
+        // Descriptors of other tests in this process, not close-on-exec, as in a full run:
+        // the daemon must not inherit them (`RunningDaemon` starts it with 0, 1 and 2 only).
+        let others = (0..<50).map { _ in socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0) }
+        defer { others.forEach { close($0) } }
         let d = try RunningDaemon(config: Self.config, wrapper: ["/usr/bin/prlimit", "--nofile=64", "--"])
         d.install(try buildFault(in: d.dir.path, 0), as: "fault.so")
         #expect(eventually { d.text(id)?.hasPrefix("fine ") == true }, "\(d.stderr.suffix(2000))")

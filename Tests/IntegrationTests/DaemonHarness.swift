@@ -1,3 +1,4 @@
+import CLinuxFiles
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
@@ -35,6 +36,11 @@ final class RunningDaemon {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, dir.path + "/stdout.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, dir.path + "/stderr.log", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Only 0, 1 and 2: the test process's other descriptors (sockets and pipes of the tests
+        // running beside this one, not all close-on-exec) would count against the daemon's own
+        // limit — with `prlimit --nofile=64`, inherited ones left the host too few to reach its
+        // 16 connections (ControlSocketLimitTests failed in full runs only).
+        _ = widgethost_spawn_close_from(&actions, 3)
         let argv = wrapper + [executable, "run", "--config", dir.path + "/config.json"] + arguments
         let cArgv = argv.map { strdup($0) } + [nil]
         var env = currentEnvironment()

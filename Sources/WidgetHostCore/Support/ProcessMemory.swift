@@ -23,8 +23,7 @@ import Glibc
 ///   a page used again is read from the disk (a major fault): the surface's next tick reads its
 ///   drawing path back once, and a later first use (a menu, edit mode) waits on the disk as a
 ///   freshly started program would. The host does not call it: it would pay that on every
-///   reload, container write or click after a worker's rest (a 15 s stall under the test
-///   suite's load).
+///   reload, container write or click after a worker's rest.
 ///
 /// Threading: main (loop) thread; each call is a few system calls, made at quiet moments.
 public enum ProcessMemory {

@@ -85,8 +85,7 @@ final class DaemonRuntime {
         host.configFile = source.path == HostPaths.defaultConfigFile(source.environment) ? nil : source.path
         // A worker at rest: the answer it gave was decoded; its transient memory goes back
         // (`ProcessMemory`). The host's code is not paged out: that drops it from the page cache,
-        // and the next container write or click would wait on the disk for it (a 15 s stall under
-        // the test suite's load: ControlSocketLimitTests).
+        // and the next reload, container write or click would read it back from the disk.
         host.registry.onWorkerRested = { _ in
             ProcessMemory.trimHeap()
         }
