@@ -150,7 +150,8 @@ public final class DesktopScene {
         for (id, w) in widgets {
             guard let view = w.message.view, let a = w.placed,
                   let t = LiveDateFormatter.nextChange(of: view, after: w.laidOutAt), t <= now else { continue }
-            let b = renderer.layout(view, family: w.message.family, now: now)
+            // A ticking time in figures that measure alike moves nothing: no layout.
+            let b = renderer.restamp(a, now: now) ?? renderer.layout(view, family: w.message.family, now: now)
             let rects = PlacedTreeDamage.damage(from: a, at: w.laidOutAt, to: b, at: now, bounds: bounds(w.message.family))
             widgets[id] = SceneWidget(message: w.message, placed: b, laidOutAt: now)
             if !rects.isEmpty { damage(id, rects); damaged = true }

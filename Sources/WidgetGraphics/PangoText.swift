@@ -144,6 +144,22 @@ public final class PangoText: TextMeasurer {
 
     // MARK: texts that measure alike
 
+    /// True when `a` and `b` are twins (`twin(of:font:)`) in every face a size of `font` is
+    /// drawn in (the default design's text and display cuts either side of
+    /// `FontCatalog.displaySize`), so every measurement of one is the other's. Costs one layout
+    /// of each text not seen before per face.
+    public func measuresAlike(_ a: String, _ b: String, font: ResolvedFont) -> Bool {
+        if a == b { return true }
+        var sizes = [font]
+        if font.design == .default && !font.monospacedDigit {
+            var text = font, display = font
+            text.size = FontCatalog.displaySize / 2
+            display.size = FontCatalog.displaySize
+            sizes = [text, display]
+        }
+        return sizes.allSatisfy { f in (twin(of: a, font: f) ?? a) == (twin(of: b, font: f) ?? b) }
+    }
+
     /// A font apart from its size and the tracking that scales with it (`ResolvedFont.scaled`),
     /// with the family Pango is asked for at that size (`FontCatalog.family`).
     private struct Face: Hashable { var font: ResolvedFont, family: String }

@@ -116,6 +116,13 @@ public final class PictureRenderer {
         return LayoutEngine(measurer: text, now: now, locale: locale).layout(shown, in: bounds)
     }
 
+    /// `placed` (laid out by `layout` for the same tree and family at an earlier instant) as
+    /// `layout` would give it at `now`, without laying it out when only live texts changed and
+    /// the text engine vouches they measure as before (`LiveTextRestamp`); nil otherwise.
+    public func restamp(_ placed: PlacedNode, now: Date) -> PlacedNode? {
+        LiveTextRestamp.restamp(placed, now: now, locale: locale, measurer: text)
+    }
+
     /// The root's content margins, each made finite and clamped to 0…40 pt (bad input draws);
     /// the leading one on the right of a root laid out right to left.
     static func contentMargins(_ root: ViewNode) -> Insets {

@@ -96,6 +96,8 @@ final class LayoutBox {
     /// An `HStack` aligned on text baselines: false for the first, true for the last; nil otherwise.
     let baselineAlignment: Bool?
     let text: String
+    /// The `textCase` `text` was written in (`uppercase`, `lowercase`; nil: as is).
+    let textCase: String?
     // Per-proposal caches. A box sees a handful of distinct proposals, so these are short
     // arrays searched linearly: cheaper than hashing for every query. A box is used by one
     // layout on one thread and never handed out, so the dynamic exclusivity checks of class
@@ -120,6 +122,7 @@ final class LayoutBox {
         self.textAlignment = env.textAlignment
         self.parentAxis = env.parentAxis
         self.text = text
+        self.textCase = env.textCase
         let m = node.modifiers
         padding = m?.padding.map { p in
             Insets(top: Sanitize.inset(p.top), leading: Sanitize.inset(p.leading), bottom: Sanitize.inset(p.bottom), trailing: Sanitize.inset(p.trailing))
@@ -255,6 +258,28 @@ struct LayoutBoxBuilder {
     let locale: LocaleFormats
     init(now: Date, locale: LocaleFormats = .posix) { self.now = now; self.locale = locale }
 
+    /// The characters text node `n` shows at `now`: its string, its live date formatted, or
+    /// its runs (`Text + Text`, the children of role `run` among `runs`) one after another, each
+    /// live date at `now`, in the text's own style (a run's own font or colour is not drawn
+    /// apart); then `textCase`, then capped at `LayoutLimits.maxTextLength`. Pure.
+    static func written(_ n: ViewNode, runs: [ViewNode], textCase: String?, now: Date, locale: LocaleFormats) -> String {
+        let written = n.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? n.text
+            ?? runs.filter { $0.role == "run" }.map { r in r.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? r.text ?? "" }.joined()
+        let raw = switch textCase {
+        case "uppercase": written.uppercased()
+        case "lowercase": written.lowercased()
+        default: written
+        }
+        return raw.utf8.count > LayoutLimits.maxTextLength && raw.count > LayoutLimits.maxTextLength
+            ? String(raw.prefix(LayoutLimits.maxTextLength)) : raw
+    }
+
+    /// The children of `n` a box is built from (at most `LayoutLimits.maxChildren`).
+    static func builtChildren(_ n: ViewNode) -> [ViewNode] {
+        let kids = n.childNodes
+        return kids.count > LayoutLimits.maxChildren ? Array(kids.prefix(LayoutLimits.maxChildren)) : kids
+    }
+
     mutating func build(_ n: ViewNode, env parent: LayoutEnvironment, depth: Int) -> LayoutBox? {
         guard n.kind != .empty, depth < LayoutLimits.maxDepth, count < LayoutLimits.maxNodes else { return nil }
         // iPhone's Lock Screen ignores a `widgetLabel` (only watchOS complications show one), so
@@ -265,8 +290,7 @@ struct LayoutBoxBuilder {
         var env = parent.applying(n.modifiers)
         let behaviour: Behaviour
         var text = ""
-        var kids = n.childNodes
-        if kids.count > LayoutLimits.maxChildren { kids = Array(kids.prefix(LayoutLimits.maxChildren)) }
+        var kids = Self.builtChildren(n)
         var childEnv = env
         /// The environment of a ring gauge's `currentValueLabel` (nil: `childEnv`).
         var valueEnv: LayoutEnvironment?
@@ -277,18 +301,8 @@ struct LayoutBoxBuilder {
         case .zstack: behaviour = .zstack
         case .text:
             behaviour = .text
-            // A concatenation (`Text + Text`) writes its runs one after another, each live date at
-            // `now`, in the text's own style (a run's own font or colour is not drawn apart).
-            let written = n.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? n.text
-                ?? kids.filter { $0.role == "run" }.map { r in r.date.map { LiveDateFormatter.format($0, now: now, locale: locale) } ?? r.text ?? "" }.joined()
+            text = Self.written(n, runs: kids, textCase: env.textCase, now: now, locale: locale)
             kids.removeAll { $0.role == "run" }
-            let raw = switch env.textCase {
-            case "uppercase": written.uppercased()
-            case "lowercase": written.lowercased()
-            default: written
-            }
-            text = raw.utf8.count > LayoutLimits.maxTextLength && raw.count > LayoutLimits.maxTextLength
-                ? String(raw.prefix(LayoutLimits.maxTextLength)) : raw
         case .image:
             let resizable = n.modifiers?.other?["resizable"] == .bool(true)
             behaviour = .image(resizable: resizable)

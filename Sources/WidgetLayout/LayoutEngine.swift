@@ -415,7 +415,7 @@ final class LayoutPass {
             }
         }
         let w = width.map { min(m.width, $0) } ?? m.width
-        let placed = PlacedText(string: b.text, font: font, width: width, maxLines: maxLines, alignment: b.textAlignment, baseline: m.baseline)
+        let placed = PlacedText(string: b.text, font: font, width: width, maxLines: maxLines, alignment: b.textAlignment, baseline: m.baseline, textCase: b.textCase)
         let result = (placed, Size(width: w, height: m.height))
         b.texts[p] = result
         return result

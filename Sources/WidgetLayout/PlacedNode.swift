@@ -16,6 +16,9 @@ public struct PlacedText: Hashable, Sendable {
     public var alignment: Double
     /// Distance from the content frame's top to the first baseline.
     public var baseline: Double
+    /// The `textCase` in effect (`uppercase`, `lowercase`; nil: none): how `string` was written
+    /// from the node, so that a later instant is written alike (`LiveTextRestamp`).
+    public var textCase: String? = nil
 }
 
 /// One node of a laid-out tree: the source node, where it sits (absolute points, origin at the

@@ -62,12 +62,19 @@ public protocol TextMeasurer {
     /// The box of `Image(systemName: symbol)` in `font` (same contract: the same arguments give
     /// the same answer, and the symbol drawn fills that box). Default: `SymbolMeasurement.square`.
     func measureSymbol(_ symbol: String, font: ResolvedFont) -> SymbolMeasurement
+    /// True only when `a` and `b` give the same answer to every `measure` in every size of
+    /// `font` (`font.scaled(_:)`, any width and line count): a later layout of a tree whose
+    /// only change is `a` written as `b` places everything where it was (`LiveTextRestamp`).
+    /// False is always safe. Default: `a == b`.
+    func measuresAlike(_ a: String, _ b: String, font: ResolvedFont) -> Bool
 }
 
 extension TextMeasurer {
     public func measureSymbol(_ symbol: String, font: ResolvedFont) -> SymbolMeasurement {
         SymbolMeasurement.square(size: font.size)
     }
+
+    public func measuresAlike(_ a: String, _ b: String, font: ResolvedFont) -> Bool { a == b }
 }
 
 /// A measurer with exact, font-independent numbers: every character advances
@@ -78,6 +85,12 @@ public struct FixedAdvanceTextMeasurer: TextMeasurer, Sendable {
     public var advance: Double
     public var lineHeight: Double
     public init(advance: Double = 0.5, lineHeight: Double = 1.2) { self.advance = advance; self.lineHeight = lineHeight }
+
+    /// Alike when both have as many characters, with their spaces and line breaks in the same
+    /// places: the only characters a measurement here reads apart.
+    public func measuresAlike(_ a: String, _ b: String, font: ResolvedFont) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in (x == " ") == (y == " ") && (x == "\n") == (y == "\n") }
+    }
 
     public func measure(_ text: String, font: ResolvedFont, width: Double?, maxLines: Int?) -> TextMeasurement {
         let a = advance * font.size, lh = lineHeight * font.size
