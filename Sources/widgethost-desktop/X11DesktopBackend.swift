@@ -451,9 +451,10 @@ final class X11DesktopBackend: DisplayBackend, DisplayEventQueue {
     }
 
     /// The largest rectangle (pixels) copied through the socket rather than through MIT-SHM: a
-    /// ticking clock's seconds (about 80 × 50 at scale 2) go with the request and need no
-    /// `XSync` before the next frame; 16 384 pixels is 64 KiB, a few microseconds of copying.
-    static let smallPutPixels = 16_384
+    /// ticking clock's time (256 × 68 at scale 2 in the system clock) goes with the request and
+    /// needs no `XSync` before the next frame; 32 768 pixels is 128 KiB, a few microseconds of
+    /// copying, under a Unix socket's default buffer.
+    static let smallPutPixels = 32_768
 
     /// Copies `r` (clipped to the buffer) of the buffer to the window: a small rectangle in the
     /// request itself (`XPutImage`: the server holds no reference to the buffer after), a
