@@ -170,4 +170,43 @@ final class FakeOpenMeteo {
         let staleEntries = listDirectory(dir.path + "/stale").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
         try PictureGoldenTests.compare(staleEntries, in: dir.path + "/stale", with: Self.goldens + "/stale")
     }
+
+    /// The timeline: now, then the start of each of the next six hours of the recorded forecast,
+    /// each with its own "Now" (the hourly value once the current one is past) and the hours after
+    /// it in Berlin's time; a reload an hour later. Units and names reach the requests.
+    @Test func entriesFollowTheHourlyForecastAndTheParametersReachTheRequests() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let server = try FakeOpenMeteo(in: dir.path + "/srv", shiftToNow: false)
+        let env = try shiftedClockEnvironment(at: fixedTestInstant).merging(server.environment) { $1 }
+            .merging(["WIDGETHOST_CONTAINERS": dir.path]) { $1 }
+        let w = try BlockingWorkerClient(pluginPath: TestPaths.plugin("WeatherWidget"), executable: TestPaths.worker, environment: env)
+        let manifest = try #require(try w.request(WireRequest(op: .describe)).manifest)
+        #expect(manifest.permissions == ["network"])
+        #expect(manifest.appGroups == ["group.org.widgethost.weather"])
+        let widget = try #require(manifest.widgets.first)
+        #expect(widget.configuration == "AppIntentConfiguration")
+        #expect(widget.parameters.map(\.name) == ["location", "units"])
+
+        let r = try w.request(WireRequest(op: .timeline, kind: "weather", family: .systemMedium, configuration: ["location": .string("Berlin")]))
+        let entries = try #require(r.entries)
+        let t0 = fixedTestInstant.timeIntervalSince1970  // 09:30 UTC
+        #expect(entries.count == 7)
+        #expect(abs(entries[0].date.timeIntervalSince1970 - t0) < 5)
+        #expect(entries.dropFirst().map { Int($0.date.timeIntervalSince1970) } == (1...6).map { Int(t0) - 1800 + $0 * 3600 })
+        func texts(_ e: WireEntry) -> [String] { var t: [String] = []; e.view.walk { if let s = $0.text { t.append(s) } }; return t }
+        // 09:30 UTC: the current 6.4 °C; the columns 11-15 h in Berlin. 12:00 UTC (13 h in
+        // Berlin): that hour's 7.3 °C, mostly clear, the columns from 14 h — and, the forecast
+        // being 150 minutes old by then (past the 90 of `WeatherEntry.staleAge`), its age instead
+        // of H/L: an entry the host shows when no reload came.
+        #expect(texts(entries[0]).starts(with: ["Berlin", "6°", "Partly Cloudy", "H:8° L:2°", "Now", "6°", "11", "6°", "12", "6°", "13", "7°"]), "\(texts(entries[0]))")
+        #expect(texts(entries[1]).starts(with: ["Berlin", "6°", "Partly Cloudy", "H:8° L:2°", "Now", "6°", "12", "6°"]), "\(texts(entries[1]))")
+        #expect(texts(entries[3]).starts(with: ["Berlin", "7°", "Mostly Clear", " ago", "Now", "7°", "14", "8°"]), "\(texts(entries[3]))")
+        #expect(r.policy?.type == "after")
+        #expect(abs((r.policy?.date?.timeIntervalSince1970 ?? 0) - (t0 + 3600)) < 5)
+
+        _ = try w.request(WireRequest(op: .timeline, kind: "weather", family: .accessoryInline,
+                                      configuration: ["location": .string("São Paulo"), "units": .string("fahrenheit")]))
+        #expect(server.requests.contains { $0.hasPrefix("/v1/search?name=S%C3%A3o%20Paulo&") }, "\(server.requests)")
+        #expect(server.requests.last?.hasSuffix("&temperature_unit=fahrenheit") == true, "\(server.requests)")
+    }
 }
