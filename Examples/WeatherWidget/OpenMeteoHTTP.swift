@@ -26,7 +26,9 @@ enum OpenMeteoHTTP {
         let result: Result<Data, FetchFailure> = await withCheckedContinuation { continuation in
             let task = session.dataTask(with: url) { data, response, error in
                 if let error {
-                    continuation.resume(returning: .failure(FetchFailure(description: "\(url.host ?? "server"): \(error.localizedDescription)")))
+                    // libcurl's messages mostly name the host already ("Could not resolve host: …").
+                    let text = error.localizedDescription, host = url.host ?? "server"
+                    continuation.resume(returning: .failure(FetchFailure(description: text.contains(host) ? text : "\(host): \(text)")))
                     return
                 }
                 let status = (response as? HTTPURLResponse)?.statusCode ?? 0

@@ -115,10 +115,9 @@ struct WeatherMediumView: View {
                 }
                 Spacer(minLength: 8)
                 VStack(alignment: .trailing, spacing: 2) {
-                    if let problem = entry.problem {
+                    if entry.problem != nil {
                         Image(systemName: "wifi.slash").font(.callout)
                         Text("Weather unavailable").font(.caption.weight(.semibold))
-                        Text(problem).font(.caption2).lineLimit(2).multilineTextAlignment(.trailing)
                     } else {
                         Image(systemName: entry.condition.symbol(isDay: entry.isDay))
                             .symbolRenderingMode(.multicolor)
@@ -133,6 +132,9 @@ struct WeatherMediumView: View {
                 }
             }
             Spacer(minLength: 0)
+            if let problem = entry.problem {
+                Text(problem).font(.caption).lineLimit(3).opacity(0.9)
+            }
             HStack(spacing: 0) {
                 ForEach(Array(entry.hours.enumerated()), id: \.offset) { _, hour in
                     VStack(spacing: 5) {
