@@ -65,6 +65,8 @@ struct OpenMeteoForecast: Codable, Equatable {
         let temperature_2m_min: [Double?]
     }
     let utc_offset_seconds: Int
+    /// The place's zone (`timezone=auto`), e.g. "Europe/Berlin"; nil in an answer without it.
+    let timezone: String?
     let current: Current
     let hourly: Hourly
     let daily: Daily

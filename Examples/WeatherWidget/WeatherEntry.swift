@@ -48,9 +48,14 @@ struct WeatherEntry: TimelineEntry {
         let isDay = (useCurrent ? f.current.is_day : (h.is_day[index] ?? f.current.is_day)) != 0
         let condition = WeatherCondition(code: code)
         var hours = [HourColumn(label: "Now", symbol: condition.symbol(isDay: isDay), temperature: Int(temperature.rounded()))]
+        // Hours in the place's own time: its zone when the calendar knows it (right across a
+        // daylight-saving change), else the answer's one offset.
+        var calendar = Calendar(identifier: .gregorian)
+        let zone = f.timezone.flatMap { TimeZone(identifier: $0) }
+        calendar.timeZone = zone ?? TimeZone(secondsFromGMT: f.utc_offset_seconds) ?? .gmt
         for i in h.time.indices where h.time[i] > t && hours.count < 6 {
             guard let value = h.temperature_2m[i], let c = h.weather_code[i] else { continue }
-            let hour = ((h.time[i] + f.utc_offset_seconds) % 86_400 + 86_400) % 86_400 / 3600
+            let hour = calendar.component(.hour, from: Date(timeIntervalSince1970: Double(h.time[i])))
             hours.append(HourColumn(label: String(hour), symbol: WeatherCondition(code: c).symbol(isDay: (h.is_day[i] ?? 1) != 0),
                                     temperature: Int(value.rounded())))
         }

@@ -204,6 +204,14 @@ final class FakeOpenMeteo {
         #expect(r.policy?.type == "after")
         #expect(abs((r.policy?.date?.timeIntervalSince1970 ?? 0) - (t0 + 3600)) < 5)
 
+        // The hours are read in the place's zone, not the answer's single offset (which is wrong
+        // past a daylight-saving change): the same answer said to be New York's (UTC-5 in November).
+        let recorded = try #require(FileManagerFree.read(FakeOpenMeteo.fixtures + "/forecast-berlin.json"))
+        server.serveForecast(recorded.replacingOccurrences(of: "Europe/Berlin", with: "America/New_York"))
+        let ny = try w.request(WireRequest(op: .timeline, kind: "weather", family: .systemMedium, configuration: ["location": .string("Berlin")]))
+        let nyTexts = try texts(#require(ny.entries?.first))
+        #expect(Array(nyTexts.dropFirst(4).prefix(8)) == ["Now", "6°", "5", "6°", "6", "6°", "7", "7°"], "\(nyTexts)")
+
         _ = try w.request(WireRequest(op: .timeline, kind: "weather", family: .accessoryInline,
                                       configuration: ["location": .string("São Paulo"), "units": .string("fahrenheit")]))
         #expect(server.requests.contains { $0.hasPrefix("/v1/search?name=S%C3%A3o%20Paulo&") }, "\(server.requests)")
