@@ -222,9 +222,15 @@ public enum WorkerSandbox {
     /// reason when the kernel refuses. Isolated: a filesystem of its own (mount namespace, and a
     /// network namespace without `network`), the environment cut to `keptEnvironment`, then
     /// Landlock, then the seccomp filter (`confine`).
+    ///
+    /// The isolated root also holds the worker's own executable at its path, as the render
+    /// process's does: full Foundation's `Bundle.main` (which `URLSessionConfiguration` reaches
+    /// through `HTTPCookieStorage`) traps when the executable's folder does not exist.
     public static func apply(_ spec: Spec, plugin: String, environment: [String: String]) throws(Failure) {
         let libraries = mappedLibraryDirectories()
-        try confine(visible: spec.isolate ? [plugin] + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil,
+        var own: [String] = []
+        if let exe = realpath("/proc/self/exe", nil) { own.append(String(cString: exe)); free(exe) }
+        try confine(visible: spec.isolate ? [plugin] + own + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil,
                     readOnly: [plugin] + baseReadOnly(environment: environment) + libraries,
                     readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
                     environment: environment, keeping: keptEnvironment)
