@@ -75,7 +75,12 @@ let isolationTestsRun: Bool = {
     /// it, the network widget the interface of the host's default route.
     @Test(.enabled(if: isolationTestsRun, "this kernel cannot isolate workers"))
     func theBundleShowsTheHostsRootVolumeAndDefaultInterface() throws {
-        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "widgets": [{"kind": "disk", "family": "systemMedium"}, {"kind": "network", "family": "accessoryRectangular"}]}"#
+        let config = #"""
+            {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "widgets": [
+              {"kind": "disk", "family": "systemMedium"}, {"kind": "network", "family": "accessoryRectangular"},
+              {"id": "lo", "kind": "network", "family": "accessoryRectangular", "parameters": {"interface": "lo"}},
+              {"id": "none", "kind": "disk", "family": "accessoryInline", "parameters": {"mounts": "/nowhere"}}]}
+            """#
         let d = try RunningDaemon(config: config)
         d.install(TestPaths.plugin("NetworkDiskWidgets"), as: "netdisk.so")
         #expect(eventually { d.text("disk-systemMedium")?.contains("free of") == true }, "\(d.stderr.suffix(2000))")
@@ -86,8 +91,12 @@ let isolationTestsRun: Bool = {
         let shown = disk.firstRange(of: "free of ").flatMap { Self.bytes(disk[$0.upperBound...]) }
         #expect(shown.map { abs($0 - total) <= total * 0.005 } == true, "\(disk) against \(total)")
         let expected = try #require(Self.defaultInterface(), "this machine has no default route")
-        #expect(eventually { d.text("network-accessoryRectangular")?.contains(expected) == true },
+        // "⇅ eth0 ↓ 0 B/s ↑ 0 B/s": the name after the kind's symbol.
+        #expect(eventually { d.text("network-accessoryRectangular")?.split(separator: " ").dropFirst().first.map(String.init) == expected },
                 "\(d.text("network-accessoryRectangular") ?? "")")
+        // The parameters (Edit Widget's form writes them): an interface picked, a mount that is not there.
+        #expect(eventually { d.text("lo")?.hasPrefix("↻ lo ↓ ") == true }, "\(d.text("lo") ?? "")")
+        #expect(eventually { d.text("none")?.contains("No volume") == true }, "\(d.text("none") ?? "")")
     }
 
     /// The interface of this machine's default route (`/proc/net/route`).
