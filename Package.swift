@@ -15,6 +15,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget", []),
     ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
     ("WeatherWidget", "WeatherWidget", "Examples/WeatherWidget", []),
+    ("NetworkDiskWidgets", "NetworkDiskWidgets", "Examples/NetworkDiskWidgets", []),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
@@ -271,6 +272,7 @@ let package = Package(
         .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["CDBus", "WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
+        .testTarget(name: "NetworkDiskWidgetsTests", dependencies: ["NetworkDiskWidgets"]),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

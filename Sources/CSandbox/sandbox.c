@@ -424,9 +424,28 @@ static int expose(int oldroot, const char *path, int writable) {
     return 0;
 }
 
+/* Binds `path` of the old root read-only, non-recursively, at /newroot`dst`, for statvfs only
+   (no Landlock rule covers it). A volume that cannot be bound (a mount beneath it the kernel
+   locked, a vanished path) is left out: 0 either way, the mount-sizes widget shows fewer. */
+static int expose_for_statvfs(int oldroot, const char *path, const char *dst_in_root) {
+    char dst[4096];
+    if (snprintf(dst, sizeof dst, "/newroot%s", dst_in_root) >= (int)sizeof dst) return 0;
+    int fd = open_in_old_root(oldroot, path, 1);
+    if (fd < 0) return 0;
+    int tree = (int)syscall(SYS_open_tree, fd, "", WH_OPEN_TREE_CLONE | AT_EMPTY_PATH | O_CLOEXEC);
+    close(fd);
+    if (tree < 0) return 0;
+    int ok = make_dirs(dst) == 0 && syscall(SYS_move_mount, tree, "", AT_FDCWD, dst, WH_MOVE_MOUNT_F_EMPTY_PATH) == 0;
+    close(tree);
+    if (ok && mount(NULL, dst, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | locked_flags(dst), NULL) != 0)
+        umount2(dst, MNT_DETACH); /* never left writable */
+    return 0;
+}
+
 int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t read_only_count,
                                           const char *const *read_write, size_t read_write_count,
-                                          int allow_network) {
+                                          const char *const *stat_sources, const char *const *stat_destinations,
+                                          size_t stat_count, int allow_network) {
     if (unshare(CLONE_NEWNS | (allow_network ? 0 : CLONE_NEWNET)) != 0) return -errno;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -errno;
     /* A tmpfs made the root, the old root beneath it at /oldroot (so sources under /tmp stay
@@ -442,6 +461,7 @@ int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t r
     int rc = 0;
     for (size_t i = 0; i < read_only_count && rc == 0; i++) rc = expose(oldroot, read_only[i], 0);
     for (size_t i = 0; i < read_write_count && rc == 0; i++) rc = expose(oldroot, read_write[i], 1);
+    for (size_t i = 0; i < stat_count && rc == 0; i++) rc = expose_for_statvfs(oldroot, stat_sources[i], stat_destinations[i]);
     close(oldroot);
     if (rc != 0) return rc;
     /* The PID namespace's own /proc: its processes only; system-wide figures stay right. */

@@ -29,6 +29,7 @@ import Glibc
         ("CardioBotWidgets", .snapshot),
         ("ClockyWidget", .clockyMinute),
         ("SystemWidgets", .placeholder),
+        ("NetworkDiskWidgets", .snapshot),
     ]
 
     @Test(arguments: cases.map(\.product))

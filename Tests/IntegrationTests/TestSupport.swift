@@ -32,7 +32,7 @@ enum TestPaths {
     static let mainWidgetProduct = "MainWidgetFixture"
     /// An iOS widget extension as Xcode writes it, imports untouched (Tests/SwiftFixtures/XcodeStyleWidget).
     static let xcodeStyleProduct = "XcodeStyleWidget"
-    static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets"]
+    static let exampleProducts = ["HabitWidget", "StatsWidget", "CardioBotWidgets", "ClockyWidget", "SystemWidgets", "NetworkDiskWidgets"]
     /// Widget extensions written as for iOS in Xcode, built untouched (Tests/SwiftFixtures/Corpus):
     /// each folder is a product of that name.
     static let corpusProducts = ["Hydration", "Errands", "StepCount", "WeeklyActivity", "Batteries", "MonthCalendar", "CoinTicker", "CityWeather", "PlantCare"]

@@ -77,11 +77,14 @@ int widgethost_enter_process_namespaces(void);
  * namespace. The links on a path's way, absolute ones too (/home -> /data/home), are followed
  * inside the caller's old root (openat2 RESOLVE_IN_ROOT, bound from the descriptor with
  * open_tree). Paths that do not exist are skipped. Call it in the user namespace the caller made (it needs
- * CAP_SYS_ADMIN there). Returns 0 or a negative errno.
+ * CAP_SYS_ADMIN there). `stat_sources[i]` (host directories) are bound read-only, nosuid, nodev,
+ * noexec and non-recursively at `stat_destinations[i]`, for statvfs (the mount-sizes
+ * declaration); one that cannot be bound is left out. Returns 0 or a negative errno.
  */
 int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t read_only_count,
                                           const char *const *read_write, size_t read_write_count,
-                                          int allow_network);
+                                          const char *const *stat_sources, const char *const *stat_destinations,
+                                          size_t stat_count, int allow_network);
 
 /*
  * Whether this kernel lets an unprivileged process make user, PID, IPC, mount and network

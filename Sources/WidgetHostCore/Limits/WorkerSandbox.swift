@@ -30,8 +30,15 @@ public enum WorkerSandbox {
         public var readWrite: [String]
         public var network: Bool
         public var isolate: Bool
-        public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false) {
+        /// `network-counters`: the worker keeps the host's network namespace (its `/proc/net/dev`
+        /// and `/sys/class/net` are the host's) but, without `network`, still no socket.
+        public var networkCounters: Bool
+        /// `mount-sizes`: the host's volumes bound for `statvfs` only (`MountSizes`).
+        public var mountSizes: Bool
+        public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false,
+                    networkCounters: Bool = false, mountSizes: Bool = false) {
             self.readWrite = readWrite; self.network = network; self.isolate = isolate
+            self.networkCounters = networkCounters; self.mountSizes = mountSizes
         }
 
         /// The spec for a bundle with `manifest` (the placeholder of a bundle not yet described
@@ -39,19 +46,26 @@ public enum WorkerSandbox {
         public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false) {
             readWrite = manifest.appGroups.filter(AppGroupContainer.isValidGroupID).sorted().map { containersRoot + "/" + $0 }
             network = manifest.permissions?.contains("network") ?? false
+            networkCounters = manifest.permissions?.contains("network-counters") ?? false
+            mountSizes = manifest.permissions?.contains("mount-sizes") ?? false
             self.isolate = isolate
         }
 
-        /// The `--sandbox` argument: `network` or `no-network` (then ` isolate` when asked), then
-        /// one read-write path per line (no JSON decoder in the worker's start-up: it is on every
-        /// worker's cold path).
-        public var argument: String { ([(network ? "network" : "no-network") + (isolate ? " isolate" : "")] + readWrite).joined(separator: "\n") }
+        /// The `--sandbox` argument: `network` or `no-network` (then ` isolate`,
+        /// ` network-counters`, ` mount-sizes` when asked), then one read-write path per line (no
+        /// JSON decoder in the worker's start-up: it is on every worker's cold path).
+        public var argument: String {
+            let flags = [isolate ? " isolate" : "", networkCounters ? " network-counters" : "", mountSizes ? " mount-sizes" : ""].joined()
+            return ([(network ? "network" : "no-network") + flags] + readWrite).joined(separator: "\n")
+        }
         public static func parse(_ argument: String) -> Spec? {
             let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let first = lines.first?.split(separator: " ").map(String.init), let mode = first.first,
-                  mode == "network" || mode == "no-network", first.dropFirst().allSatisfy({ $0 == "isolate" }),
+                  mode == "network" || mode == "no-network",
+                  first.dropFirst().allSatisfy({ ["isolate", "network-counters", "mount-sizes"].contains($0) }),
                   lines.dropFirst().allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-            return Spec(readWrite: Array(lines.dropFirst()), network: mode == "network", isolate: first.count > 1)
+            return Spec(readWrite: Array(lines.dropFirst()), network: mode == "network", isolate: first.contains("isolate"),
+                        networkCounters: first.contains("network-counters"), mountSizes: first.contains("mount-sizes"))
         }
     }
 
@@ -230,26 +244,38 @@ public enum WorkerSandbox {
         let libraries = mappedLibraryDirectories()
         var own: [String] = []
         if let exe = realpath("/proc/self/exe", nil) { own.append(String(cString: exe)); free(exe) }
-        try confine(visible: spec.isolate ? [plugin] + own + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil,
-                    readOnly: [plugin] + baseReadOnly(environment: environment) + libraries,
+        let visible = spec.isolate ? [plugin] + own + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil
+        // Read here, in the host's mount namespace, before the worker's own is made.
+        let sizes = spec.mountSizes && visible != nil
+            ? FileIO.read("/proc/self/mountinfo", limit: 4 << 20).map { MountSizes.binds(mountInfo: String(decoding: $0, as: UTF8.self), visible: visible!) } ?? []
+            : []
+        try confine(visible: visible, readOnly: [plugin] + baseReadOnly(environment: environment) + libraries,
                     readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
-                    environment: environment, keeping: keptEnvironment)
+                    environment: environment, keeping: keptEnvironment,
+                    hostNetworkNamespace: spec.networkCounters, statOnly: sizes)
     }
 
     /// The sandbox of a worker or of the render process (`widgethost-render --serve`), applied to
     /// this process, for good; throws the reason when the kernel refuses. With `visible` (the
     /// process is isolated: call `enterProcessNamespaces` first): a mount namespace whose
     /// read-only root holds only `visible` (read-only) and `readWrite` (read-write, each at its
-    /// own path), a fresh `/proc`, and a new, empty network namespace without `network`; the
-    /// environment cut to the variables named (or prefixed, ending in `_`) in `keeping`. Then
-    /// Landlock: `readOnly` and `readWrite`, TCP only with `network`. Then, isolated, the
-    /// seccomp filter. Single-threaded callers only.
+    /// own path), a fresh `/proc`, and a new, empty network namespace without `network` or
+    /// `hostNetworkNamespace`; `statOnly` bound read-only and non-recursively, with no Landlock
+    /// right (`MountSizes`); the environment cut to the variables named (or prefixed, ending in
+    /// `_`) in `keeping`. Then Landlock: `readOnly` and `readWrite`, TCP only with `network`.
+    /// Then, isolated, the seccomp filter (no socket without `network`). Single-threaded callers only.
     public static func confine(visible: [String]?, readOnly: [String], readWrite: [String], network: Bool,
-                               environment: [String: String], keeping: [String]) throws(Failure) {
+                               environment: [String: String], keeping: [String],
+                               hostNetworkNamespace: Bool = false, statOnly: [MountSizes.Bind] = []) throws(Failure) {
         if let visible {
             let rc = withCStringArray(visible) { ro in
                 withCStringArray(readWrite) { rw in
-                    widgethost_enter_filesystem_namespace(ro, visible.count, rw, readWrite.count, network ? 1 : 0)
+                    withCStringArray(statOnly.map(\.source)) { sources in
+                        withCStringArray(statOnly.map(\.destination)) { destinations in
+                            widgethost_enter_filesystem_namespace(ro, visible.count, rw, readWrite.count, sources, destinations,
+                                                                  statOnly.count, network || hostNetworkNamespace ? 1 : 0)
+                        }
+                    }
                 }
             }
             guard rc == 0 else { throw Failure(description: "cannot make the sandbox's filesystem: \(String(cString: strerror(-rc)))") }
