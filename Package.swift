@@ -14,6 +14,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("CardioBotWidgets", "CardioBotWidgets", "Examples/CardioBotWidgets", ["Combine"]),
     ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget", []),
     ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
+    ("CalendarWidget", "CalendarWidget", "Examples/CalendarWidget", ["CICal"]),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
@@ -155,6 +156,11 @@ let package = Package(
         ),
         // libdbus-1, for the lean desktop surface's AT-SPI bridge only: the daemon never links it.
         .systemLibrary(
+            name: "CICal",  // libical 3, for the calendar bundle only
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
@@ -270,6 +276,7 @@ let package = Package(
         .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["CDBus", "WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
+        .testTarget(name: "CalendarWidgetTests", dependencies: ["CalendarWidget"], swiftSettings: pluginSwiftSettings),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

@@ -30,28 +30,50 @@ public enum WorkerSandbox {
         public var readWrite: [String]
         public var network: Bool
         public var isolate: Bool
-        public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false) {
-            self.readWrite = readWrite; self.network = network; self.isolate = isolate
+        /// Paths the worker may read besides the base (the bundle's `filesystems` and the
+        /// person's grants, resolved: `FilesystemGrant`), bound read-only when isolated.
+        public var readOnly: [String] = []
+        /// Of `readOnly`, the ones the person granted (config.json): the worker tells the plugin
+        /// of them in `WIDGETHOST_GRANTED_PATHS` (one path a line), as it cannot know them otherwise.
+        public var granted: [String] = []
+        public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false, readOnly: [String] = [], granted: [String] = []) {
+            self.readWrite = readWrite; self.network = network; self.isolate = isolate; self.readOnly = readOnly; self.granted = granted
         }
 
         /// The spec for a bundle with `manifest` (the placeholder of a bundle not yet described
-        /// gets nothing: its `describe` runs with the base only).
-        public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false) {
+        /// gets nothing: its `describe` runs with the base only). `granted`: the person's
+        /// `bundles.<id>.filesystems`; both it and the manifest's are resolved in `environment`,
+        /// the ones `FilesystemGrant` refuses left out (`HostConfig.readPaths` reports them).
+        public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false, granted: [String] = [],
+                    environment: [String: String] = [:], protected: [String] = []) {
             readWrite = manifest.appGroups.filter(AppGroupContainer.isValidGroupID).sorted().map { containersRoot + "/" + $0 }
             network = manifest.permissions?.contains("network") ?? false
             self.isolate = isolate
+            let own = FilesystemGrant.resolveAll(manifest.filesystems ?? [], environment: environment, protected: protected + [containersRoot]).paths
+            self.granted = FilesystemGrant.resolveAll(granted, environment: environment, protected: protected + [containersRoot]).paths
+            readOnly = own + self.granted.filter { !own.contains($0) }
         }
 
         /// The `--sandbox` argument: `network` or `no-network` (then ` isolate` when asked), then
-        /// one read-write path per line (no JSON decoder in the worker's start-up: it is on every
-        /// worker's cold path).
-        public var argument: String { ([(network ? "network" : "no-network") + (isolate ? " isolate" : "")] + readWrite).joined(separator: "\n") }
+        /// one read-write path per line, then `ro <path>` per read-only path and `grant <path>`
+        /// per granted one (no JSON decoder in the worker's start-up: it is on every worker's
+        /// cold path).
+        public var argument: String {
+            ([(network ? "network" : "no-network") + (isolate ? " isolate" : "")] + readWrite
+                + readOnly.filter { !granted.contains($0) }.map { "ro " + $0 } + granted.map { "grant " + $0 }).joined(separator: "\n")
+        }
         public static func parse(_ argument: String) -> Spec? {
             let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let first = lines.first?.split(separator: " ").map(String.init), let mode = first.first,
-                  mode == "network" || mode == "no-network", first.dropFirst().allSatisfy({ $0 == "isolate" }),
-                  lines.dropFirst().allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-            return Spec(readWrite: Array(lines.dropFirst()), network: mode == "network", isolate: first.count > 1)
+                  mode == "network" || mode == "no-network", first.dropFirst().allSatisfy({ $0 == "isolate" }) else { return nil }
+            var spec = Spec(network: mode == "network", isolate: first.count > 1)
+            for line in lines.dropFirst() {
+                if line.hasPrefix("/") { spec.readWrite.append(line) }
+                else if line.hasPrefix("ro /") { spec.readOnly.append(String(line.dropFirst(3))) }
+                else if line.hasPrefix("grant /") { let p = String(line.dropFirst(6)); spec.readOnly.append(p); spec.granted.append(p) }
+                else { return nil }
+            }
+            return spec
         }
     }
 
@@ -224,8 +246,8 @@ public enum WorkerSandbox {
     /// Landlock, then the seccomp filter (`confine`).
     public static func apply(_ spec: Spec, plugin: String, environment: [String: String]) throws(Failure) {
         let libraries = mappedLibraryDirectories()
-        try confine(visible: spec.isolate ? [plugin] + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil,
-                    readOnly: [plugin] + baseReadOnly(environment: environment) + libraries,
+        try confine(visible: spec.isolate ? [plugin] + isolatedReadOnly(environment: environment, network: spec.network) + libraries + spec.readOnly : nil,
+                    readOnly: [plugin] + baseReadOnly(environment: environment) + libraries + spec.readOnly,
                     readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
                     environment: environment, keeping: keptEnvironment)
     }

@@ -1,0 +1,106 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Read-only folders outside the containers (issue 29, the calendar bundle): a path the bundle
+/// declares (`filesystems` in its manifest) or the person grants (`bundles.<id>.filesystems`)
+/// is readable and not writable by its sandboxed worker; any other path of the user's is not
+/// there (ENOENT when isolated, refused under Landlock alone). Then the calendar bundle itself on
+/// a real host: `.ics` files written by the test into khal's folder show as the next event, and a
+/// new file renamed in changes the output with no timeline entry due (the host watches the folder).
+@Suite(.serialized) struct CalendarWidgetTests {
+    let id = "fault-systemSmall"
+    let outside = WorkerSandbox.isolationAvailable ? "ENOENT" : "no"
+
+    /// The fault fixture's sandbox probe ("rh=… wh=…": read `home/secret.txt`, create
+    /// `home/planted.txt`) with the manifest declaring `declared` and config.json granting
+    /// `granted` (`$DIR`: the daemon's folder).
+    func probe(declared: String?, granted: String? = nil) throws -> (text: String, planted: Bool) {
+        let d = try RunningDaemon { dir in
+            mkdir(dir + "/home", 0o700); mkdir(dir + "/other", 0o700)
+            FileManagerFree.write(dir + "/home/secret.txt", "secret")
+            // The harness calls this again after writing its config: this one replaces it.
+            let grant = granted.map { #", "bundles": {"org.example.fault": {"filesystems": [""# + $0.replacing("$DIR", with: dir) + #""]}}"# } ?? ""
+            FileManagerFree.write(dir + "/config.json", #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}"# + grant + "}")
+        }
+        var defines = ["SECRET=\"\(d.dir.path)/home/secret.txt\"", "PLANT=\"\(d.dir.path)/home/planted.txt\"", "PORT=1"]
+        if let declared { defines.append("FILESYSTEM=\"\(declared.replacing("$DIR", with: d.dir.path))\"") }
+        d.install(try buildFault(in: d.dir.path, 30, defines: defines), as: "fault.so")
+        #expect(eventually { d.text(id)?.hasPrefix("rh=") == true }, "\(d.stderr.suffix(2000))")
+        return (d.text(id) ?? "", FileManagerFree.exists(d.dir.path + "/home/planted.txt"))
+    }
+
+    @Test(.enabled(if: sandboxTestsRun, "this kernel has no Landlock"))
+    func aDeclaredFolderIsReadableAndNotWritable() throws {
+        let r = try probe(declared: "$DIR/home:ro")
+        #expect(r.text.hasPrefix("rh=ok wh="), "\(r.text)")
+        #expect(!r.text.hasPrefix("rh=ok wh=ok"), "\(r.text)")
+        #expect(!r.planted)
+    }
+
+    @Test(.enabled(if: sandboxTestsRun, "this kernel has no Landlock"))
+    func aFolderNeitherDeclaredNorGrantedIsNotThere() throws {
+        let r = try probe(declared: "$DIR/other:ro", granted: "$DIR/other:ro")
+        #expect(r.text.hasPrefix("rh=\(outside) wh=\(outside)"), "\(r.text)")
+        #expect(!r.planted)
+    }
+
+    @Test(.enabled(if: sandboxTestsRun, "this kernel has no Landlock"))
+    func aFolderThePersonGrantsIsReadableAndNotWritable() throws {
+        let r = try probe(declared: nil, granted: "$DIR/home:ro")
+        #expect(r.text.hasPrefix("rh=ok wh="), "\(r.text)")
+        #expect(!r.text.hasPrefix("rh=ok wh=ok"), "\(r.text)")
+        #expect(!r.planted)
+    }
+
+    static let berlinStandup = """
+        BEGIN:VCALENDAR
+        VERSION:2.0
+        PRODID:-//widgethost tests//EN
+        BEGIN:VEVENT
+        UID:standup@test
+        DTSTAMP:20260101T000000Z
+        DTSTART;TZID=Europe/Berlin:20260302T103000
+        DTEND;TZID=Europe/Berlin:20260302T104500
+        RRULE:FREQ=WEEKLY;BYDAY=MO,WE,FR
+        SUMMARY:Standup
+        END:VEVENT
+        END:VCALENDAR
+        """
+
+    static func oneEvent(_ uid: String, _ start: String, _ end: String, _ title: String) -> String {
+        "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//t//EN\nBEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20260101T000000Z\n"
+            + "DTSTART;TZID=Europe/Berlin:\(start)\nDTEND;TZID=Europe/Berlin:\(end)\nSUMMARY:\(title)\nEND:VEVENT\nEND:VCALENDAR\n"
+    }
+
+    /// Monday 2026-03-16 08:00 in Berlin (07:00 UTC): the standup at 10:30 is next.
+    static let monday = Date(timeIntervalSince1970: 1_773_644_400)
+
+    @Test func theNextEventShowsAndANewFileRenamedInChangesItAtOnce() throws {
+        // HOME is the test's own folder: the bundle reads khal's folder under it, nothing of the machine's.
+        let home = TempDir(); defer { home.remove() }
+        let work = home.path + "/.local/share/calendars/work"
+        _ = run("/bin/mkdir", ["-p", work])
+        FileManagerFree.write(work + "/standup.ics", Self.berlinStandup)
+        FileManagerFree.write(work + "/color", "#1E88E5\n")
+        FileManagerFree.write(work + "/broken.ics", "BEGIN:VCALENDAR\nthis is not iCalendar\n")
+        var env: [String: String?] = try shiftedClockEnvironment(at: Self.monday, timeZone: "Europe/Berlin").mapValues { $0 }
+        env["HOME"] = home.path
+        env["XDG_DATA_HOME"] = .some(nil)
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}, "widgets": [{"kind": "UpNext", "family": "accessoryInline", "id": "upnext"}]}"#
+        let d = try RunningDaemon(config: config, environment: env)
+        d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
+        #expect(eventually { d.text("upnext") == "10:30 Standup" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+
+        // vdirsyncer's way: a new file under a temp name, renamed in. The next timeline entry is
+        // at 10:30; the output changes long before, on the folder's change.
+        FileManagerFree.write(work + "/.dentist.ics.tmp", Self.oneEvent("dentist@test", "20260316T090000", "20260316T093000", "Dentist"))
+        rename(work + "/.dentist.ics.tmp", work + "/dentist.ics")
+        #expect(eventually { d.text("upnext") == "09:00 Dentist" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+        #expect(d.stderr.contains("broken.ics"), "the broken file is one log line")
+    }
+}
