@@ -35,7 +35,11 @@ enum CalendarSources {
             }
         }
         found.sort { $0.name < $1.name }
-        for i in found.indices where found[i].color.isEmpty { found[i].color = palette[i % palette.count] }
+        // Calendars without a colour take the palette's in turn, skipping the ones already taken.
+        var free = palette.filter { p in !found.contains { $0.color == p } }
+        if free.isEmpty { free = palette }
+        var next = 0
+        for i in found.indices where found[i].color.isEmpty { found[i].color = free[next % free.count]; next += 1 }
         return found
     }
 

@@ -23,13 +23,14 @@ struct CalendarEvent: Equatable, Sendable {
 /// RRULE (COUNT, UNTIL, BYDAY, …: libical's iterator, which keeps the wall time across DST),
 /// EXDATE, RDATE and RECURRENCE-ID overrides (by UID); CANCELLED events and instances are left out.
 ///
-/// Bounded: at most `maxSteps` steps of a rule's iterator per series and `maxInstances`
-/// occurrences per file, so a hostile rule costs a bounded time and is reported, not looped on.
+/// Bounded: at most `maxSteps` steps of a rule's iterator and `maxInstances` occurrences per
+/// series, four times that per file, so a hostile rule costs a bounded time and is reported, not looped on.
 /// libical keeps per-thread error state and a global zone cache: call from one thread at a time
 /// (the worker calls providers one at a time).
 enum ICalendarReader {
     static let maxSteps = 20_000
-    static let maxInstances = 2_000
+    /// Occurrences kept per series, and per file four times that.
+    static let maxInstances = 1_000
 
     struct Result {
         var events: [CalendarEvent]
@@ -64,7 +65,7 @@ enum ICalendarReader {
         var out: [CalendarEvent] = []
         let lo = Int(window.lowerBound.timeIntervalSince1970), hi = Int(window.upperBound.timeIntervalSince1970)
         func add(_ comp: OpaquePointer, start: Int, length: Int, allDay: Bool) {
-            guard out.count < maxInstances, !cancelled(comp), start < hi, start + max(length, 1) > lo else { return }
+            guard out.count < 4 * maxInstances, !cancelled(comp), start < hi, start + max(length, 1) > lo else { return }
             out.append(CalendarEvent(title: string(icalcomponent_get_summary(comp)) ?? "", location: string(icalcomponent_get_location(comp)) ?? "",
                                      start: Date(timeIntervalSince1970: Double(start)), end: Date(timeIntervalSince1970: Double(start + length)),
                                      isAllDay: allDay, calendar: calendar, color: color))
@@ -98,6 +99,15 @@ enum ICalendarReader {
             }
             let rule = icalproperty_get_rrule(rruleProp)
             if let it = icalrecur_iterator_new(rule, dtstart) {
+                // A long series without COUNT (a daily one since 1990) starts near the window,
+                // not at DTSTART: the step cap is for hostile rules, not for old ones.
+                let skipTo = lo - max(length, 0) - 86_400
+                if rule.count == 0, skipTo > first.seconds, dtstart.is_date == 0 || local == nil {
+                    let zone = dtstart.zone ?? (icaltime_is_utc(dtstart) != 0 ? icaltimezone_get_utc_timezone() : nil)
+                    if let zone {
+                        _ = icalrecur_iterator_set_start(it, icaltime_from_timet_with_zone(time_t(skipTo), 0, zone))
+                    }
+                }
                 var steps = 0
                 while true {
                     var t = icalrecur_iterator_next(it)
@@ -110,7 +120,13 @@ enum ICalendarReader {
                         problems.append("\"\(string(icalcomponent_get_summary(e)) ?? id)\": the rule was cut after \(maxSteps) occurrences")
                         break
                     }
-                    if s + max(length, 1) > lo { starts.append(s) }
+                    if s + max(length, 1) > lo {
+                        guard starts.count < maxInstances else {
+                            problems.append("\"\(string(icalcomponent_get_summary(e)) ?? id)\": more than \(maxInstances) occurrences in the window, the rest left out")
+                            break
+                        }
+                        starts.append(s)
+                    }
                 }
                 icalrecur_iterator_free(it)
             } else {
@@ -135,7 +151,7 @@ enum ICalendarReader {
                 }
             }
         }
-        if out.count >= maxInstances { problems.append("more than \(maxInstances) occurrences in the window: the rest are left out") }
+        if out.count >= 4 * maxInstances { problems.append("more than \(4 * maxInstances) occurrences in the window: the rest are left out") }
         out.sort { ($0.start, $0.title) < ($1.start, $1.title) }
         return Result(events: out, problems: problems)
     }

@@ -38,14 +38,16 @@ struct UpNextView: View {
                 Text("No more events today")
             }
         case .accessoryCircular:
-            VStack(spacing: 0) {
-                Text(LocalDay.weekday(entry.date).prefix(3).uppercased())
-                    .font(.system(size: 11, weight: .semibold))
-                Text("\(LocalDay.day(entry.date))")
-                    .font(.system(size: 24, weight: .semibold))
-                    .widgetAccentable()
+            ZStack {
+                AccessoryWidgetBackground()
+                VStack(spacing: 0) {
+                    Text(LocalDay.weekday(entry.date).prefix(3).uppercased())
+                        .font(.system(size: 11, weight: .semibold))
+                    Text("\(LocalDay.day(entry.date))")
+                        .font(.system(size: 24, weight: .semibold))
+                        .widgetAccentable()
+                }
             }
-            .containerBackground(for: .widget) { AccessoryWidgetBackground() }
         case .accessoryRectangular:
             VStack(alignment: .leading, spacing: 1) {
                 if let e = next {
@@ -62,20 +64,20 @@ struct UpNextView: View {
             HStack(alignment: .top, spacing: 12) {
                 DateHeader(date: entry.date, large: true)
                     .frame(width: 96, alignment: .leading)
-                EventList(entry: entry, limit: 4)
+                EventList(entry: entry, height: 126)
             }
             .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .topLeading)
         case .systemLarge:
-            VStack(alignment: .leading, spacing: 10) {
+            VStack(alignment: .leading, spacing: 8) {
                 MonthGrid(date: entry.date, busyDays: entry.busyDays)
                 Divider()
-                EventList(entry: entry, limit: 5)
+                EventList(entry: entry, height: 140)
             }
             .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .topLeading)
         default:
             VStack(alignment: .leading, spacing: 4) {
                 DateHeader(date: entry.date, large: false)
-                EventList(entry: entry, limit: 2, todayOnly: true)
+                EventList(entry: entry, height: 72, todayOnly: true)
             }
             .frame(maxWidth: .infinity, maxHeight: .infinity, alignment: .topLeading)
         }
@@ -108,6 +110,7 @@ struct EventRow: View {
             RoundedRectangle(cornerRadius: 1.5)
                 .fill(event.tint)
                 .frame(width: 3, height: 30)
+                .widgetAccentable()
             VStack(alignment: .leading, spacing: 0) {
                 Text(event.title).font(.system(size: 13, weight: .semibold)).lineLimit(1)
                 Text(event.timeText(on: day)).font(.system(size: 12)).foregroundStyle(.secondary).lineLimit(1)
@@ -116,33 +119,50 @@ struct EventRow: View {
     }
 }
 
-/// The next events: today's, then (unless `todayOnly`) the following days' under a day heading;
-/// "No more events today" when today has none left.
+/// The next events that fit `height` points: today's, then (unless `todayOnly`) the following
+/// days' under a day heading; "No more events today" when today has none left.
 struct EventList: View {
     let entry: UpNextEntry
-    let limit: Int
+    let height: Double
     var todayOnly = false
 
+    static let rowHeight = 32.0, headingHeight = 14.0, spacing = 5.0
+
+    /// What fits, in order: a day heading (nil event) or an event row.
+    var lines: [(heading: String?, event: CalendarEvent?)] {
+        let tomorrow = LocalDay.start(of: entry.date, adding: 1)
+        var out: [(heading: String?, event: CalendarEvent?)] = []
+        var used = 0.0, lastDay: Date? = nil
+        func fits(_ h: Double) -> Bool { used + h + (out.isEmpty ? 0 : Self.spacing) <= height }
+        func add(_ line: (heading: String?, event: CalendarEvent?), _ h: Double) { used += h + (out.isEmpty ? 0 : Self.spacing); out.append(line) }
+        if !entry.events.contains(where: { $0.start < tomorrow }) { add(("No more events today", nil), Self.headingHeight) }
+        for e in entry.events {
+            let day = LocalDay.start(of: e.start)
+            if day >= tomorrow {
+                if todayOnly { break }
+                if day != lastDay {
+                    guard fits(Self.headingHeight + Self.spacing + Self.rowHeight) else { break }
+                    add((day == tomorrow ? "TOMORROW" : LocalDay.weekday(e.start).uppercased(), nil), Self.headingHeight)
+                }
+            }
+            guard fits(Self.rowHeight) else { break }
+            add((nil, e), Self.rowHeight)
+            lastDay = max(day, LocalDay.start(of: entry.date))
+        }
+        return out
+    }
+
     var body: some View {
-        let today = LocalDay.start(of: entry.date), tomorrow = LocalDay.start(of: entry.date, adding: 1)
-        let todays = entry.events.filter { $0.start < tomorrow }
-        let later = todayOnly ? [] : Array(entry.events.filter { $0.start >= tomorrow }.prefix(max(0, limit - todays.count)))
-        VStack(alignment: .leading, spacing: 6) {
-            if todays.isEmpty {
-                Text("No more events today")
-                    .font(.system(size: 13))
-                    .foregroundStyle(.secondary)
-            }
-            ForEach(Array(todays.prefix(limit).enumerated()), id: \.offset) { _, e in
-                EventRow(event: e, day: today)
-            }
-            ForEach(Array(later.enumerated()), id: \.offset) { i, e in
-                if i == 0 || LocalDay.start(of: later[i - 1].start) != LocalDay.start(of: e.start) {
-                    Text(LocalDay.start(of: e.start) == tomorrow ? "TOMORROW" : LocalDay.weekday(e.start).uppercased())
-                        .font(.system(size: 11, weight: .semibold))
+        let today = LocalDay.start(of: entry.date)
+        VStack(alignment: .leading, spacing: Self.spacing) {
+            ForEach(Array(lines.enumerated()), id: \.offset) { _, line in
+                if let e = line.event {
+                    EventRow(event: e, day: max(today, LocalDay.start(of: e.start)))
+                } else if let heading = line.heading {
+                    Text(heading)
+                        .font(.system(size: heading.hasPrefix("No more") ? 13 : 11, weight: heading.hasPrefix("No more") ? .regular : .semibold))
                         .foregroundStyle(.secondary)
                 }
-                EventRow(event: e, day: LocalDay.start(of: e.start))
             }
             Spacer(minLength: 0)
         }
@@ -163,12 +183,12 @@ struct MonthGrid: View {
         let cells: [Int?] = Array(repeating: nil, count: leading) + (1...count).map { Optional($0) }
         let today = LocalDay.day(date)
         let columns = Array(repeating: GridItem(.flexible(), spacing: 2), count: 7)
-        VStack(alignment: .leading, spacing: 6) {
+        VStack(alignment: .leading, spacing: 4) {
             HStack(spacing: 4) {
                 Text(LocalDay.month(date).uppercased()).font(.system(size: 13, weight: .semibold)).foregroundStyle(.red)
                 Text(String(LocalDay.year(date))).font(.system(size: 13, weight: .semibold)).foregroundStyle(.secondary)
             }
-            LazyVGrid(columns: columns, spacing: 2) {
+            LazyVGrid(columns: columns, spacing: 1) {
                 ForEach(Array(["M", "T", "W", "T", "F", "S", "S"].enumerated()), id: \.offset) { _, s in
                     Text(s).font(.system(size: 10, weight: .semibold)).foregroundStyle(.secondary)
                 }
@@ -176,9 +196,9 @@ struct MonthGrid: View {
                     if let day {
                         VStack(spacing: 1) {
                             Text("\(day)")
-                                .font(.system(size: 12, weight: day == today ? .bold : .regular))
+                                .font(.system(size: 11, weight: day == today ? .bold : .regular))
                                 .foregroundStyle(day == today ? Color.white : Color.primary)
-                                .frame(width: 20, height: 20)
+                                .frame(width: 18, height: 18)
                                 .background { if day == today { Circle().fill(.red) } }
                             Circle().fill(busyDays.contains(day) ? Color.secondary : Color.clear).frame(width: 3, height: 3)
                         }

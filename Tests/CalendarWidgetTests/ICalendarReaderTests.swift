@@ -80,6 +80,23 @@ import Testing
         #expect(u.events.count == 3)
     }
 
+    @Test func aLongSeriesWithoutCountStartsNearTheWindow() {
+        // A daily series since 1990: ~13 000 days before the window, more than the step cap.
+        let text = Self.calendar("""
+            BEGIN:VEVENT
+            UID:pills@test
+            DTSTAMP:20260101T000000Z
+            DTSTART;TZID=Europe/Berlin:19900101T080000
+            DTEND;TZID=Europe/Berlin:19900101T081000
+            RRULE:FREQ=DAILY
+            SUMMARY:Pills
+            END:VEVENT
+            """, zone: true)
+        let r = Self.read(text, from: Self.utc(2026, 3, 28), to: Self.utc(2026, 3, 31))
+        #expect(r.problems.isEmpty, "\(r.problems)")
+        #expect(r.events.map(\.start) == [Self.utc(2026, 3, 28, 7), Self.utc(2026, 3, 29, 6), Self.utc(2026, 3, 30, 6)])
+    }
+
     @Test func anAllDayEventRunsFromLocalMidnightToLocalMidnight() {
         let text = Self.calendar("""
             BEGIN:VEVENT
@@ -194,11 +211,16 @@ import Testing
             SUMMARY:Fine
             END:VEVENT
             """)
+        // In the window: the series is cut at its cap of occurrences; the other event still shows.
         let r = Self.read(text, from: Self.utc(2026, 3, 16), to: Self.utc(2026, 3, 18))
-        #expect(r.events.count <= ICalendarReader.maxInstances)
+        #expect(r.events.filter { $0.title == "Storm" }.count == ICalendarReader.maxInstances)
         #expect(r.events.contains { $0.title == "Fine" })
-        #expect(r.problems.contains { $0.contains("\"Storm\": the rule was cut") })
+        #expect(r.problems.contains { $0.contains("\"Storm\": more than \(ICalendarReader.maxInstances) occurrences") }, "\(r.problems)")
         #expect(r.problems.contains { $0.contains("\"No start\" has no valid DTSTART") })
+        // A day after its start: the iterator is stopped at its cap of steps before the window.
+        let later = Self.read(text, from: Self.utc(2026, 3, 17), to: Self.utc(2026, 3, 18))
+        #expect(!later.events.contains { $0.title == "Storm" })
+        #expect(later.problems.contains { $0.contains("\"Storm\": the rule was cut after \(ICalendarReader.maxSteps)") }, "\(later.problems)")
         let garbage = Self.read("this is not a calendar\n\u{0}\u{1}", from: Self.utc(2026, 3, 16), to: Self.utc(2026, 3, 18))
         #expect(garbage.events.isEmpty && garbage.problems.count == 1)
     }

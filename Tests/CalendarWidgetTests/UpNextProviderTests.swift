@@ -31,8 +31,8 @@ import Testing
             + "DTSTART\(start)\nDTEND\(end)\nSUMMARY:\(title)\nEND:VEVENT\nEND:VCALENDAR\n"
     }
 
-    @Test func findsKhalFoldersASingleFileAndTheirNamesAndColours() throws {
-        try Self.withFolder { dir in
+    @Test func findsKhalFoldersASingleFileAndTheirNamesAndColours() {
+        Self.withFolder { dir in
             Self.write(dir + "/calendars/work/a.ics", Self.event("a", ":20260315T100000Z", ":20260315T110000Z", "A"))
             Self.write(dir + "/calendars/work/color", "#1E88E5FF\n")
             Self.write(dir + "/calendars/work/displayname", "Office\n")
@@ -53,25 +53,25 @@ import Testing
         #expect(CalendarPaths.roots(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/data"]).first == "/data/calendars")
     }
 
-    @Test func theTimelineHasAnEntryAtEveryStartAndEndAndAtMidnight() throws {
-        try Self.withFolder { dir in
+    @Test func theTimelineHasAnEntryAtEveryStartAndEndAndAtMidnight() {
+        Self.withFolder { dir in
             Self.write(dir + "/work/standup.ics", Self.event("s", ":20260315T103000Z", ":20260315T104500Z", "Standup"))
             Self.write(dir + "/work/lunch.ics", Self.event("l", ":20260315T120000Z", ":20260315T130000Z", "Lunch"))
             Self.write(dir + "/work/past.ics", Self.event("p", ":20260315T080000Z", ":20260315T090000Z", "Breakfast"))
             Self.write(dir + "/home/trip.ics", Self.event("t", ";VALUE=DATE:20260316", ";VALUE=DATE:20260317", "Trip"))
             let now = ICalendarReaderTests.utc(2026, 3, 15, 10, 10)
             let entries = UpNextProvider.entries(for: UpNextConfiguration(), now: now, roots: [dir])
-            let d = ICalendarReaderTests.utc
+            func d(_ y: Int, _ mo: Int, _ da: Int, _ h: Int = 0, _ mi: Int = 0) -> Date { ICalendarReaderTests.utc(y, mo, da, h, mi) }
             #expect(entries.map(\.date) == [now, d(2026, 3, 15, 10, 30), d(2026, 3, 15, 10, 45), d(2026, 3, 15, 12), d(2026, 3, 15, 13),
                                             d(2026, 3, 16, 0), d(2026, 3, 17, 0)])
             #expect(entries[0].events.map(\.title) == ["Standup", "Lunch", "Trip"])
             #expect(entries[2].events.map(\.title) == ["Lunch", "Trip"])  // the standup has ended
             #expect(entries[0].busyDays == [15, 16])
 
-            var onlyWork = UpNextConfiguration()
+            let onlyWork = UpNextConfiguration()
             onlyWork.calendars = "WORK"
             #expect(UpNextProvider.entries(for: onlyWork, now: now, roots: [dir])[0].events.map(\.title) == ["Standup", "Lunch"])
-            var noAllDay = UpNextConfiguration()
+            let noAllDay = UpNextConfiguration()
             noAllDay.showAllDay = false
             #expect(UpNextProvider.entries(for: noAllDay, now: now, roots: [dir])[0].events.map(\.title) == ["Standup", "Lunch"])
         }

@@ -77,30 +77,89 @@ import Glibc
             + "DTSTART;TZID=Europe/Berlin:\(start)\nDTEND;TZID=Europe/Berlin:\(end)\nSUMMARY:\(title)\nEND:VEVENT\nEND:VCALENDAR\n"
     }
 
-    /// Monday 2026-03-16 08:00 in Berlin (07:00 UTC): the standup at 10:30 is next.
+    /// Monday 2026-03-16 08:00 in Berlin (07:00 UTC), the pictures' frozen clock.
     static let monday = Date(timeIntervalSince1970: 1_773_644_400)
 
+    /// A zone (POSIX `TZ`) in which it is now 10:00–10:59, and today's date there (`YYYYMMDD`):
+    /// a worker runs on the machine's clock (the shifted-clock shim is not in its environment),
+    /// so the test picks the zone that puts any instant at the same time of day.
+    static func morningZone() -> (tz: String, day: String) {
+        var now = time(nil)
+        var utc = tm()
+        gmtime_r(&now, &utc)
+        var offset = 10 - Int(utc.tm_hour)
+        if offset < -12 { offset += 24 } else if offset > 14 { offset -= 24 }
+        var shifted = now + time_t(offset * 3600)
+        var local = tm()
+        gmtime_r(&shifted, &local)
+        func two(_ n: Int32) -> String { (n < 10 ? "0" : "") + String(n) }
+        let day = String(local.tm_year + 1900) + two(local.tm_mon + 1) + two(local.tm_mday)
+        return ("CAL\(offset >= 0 ? "-" : "+")\(abs(offset))", day)
+    }
+
+    static func floating(_ uid: String, _ start: String, _ end: String, _ title: String) -> String {
+        "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//t//EN\nBEGIN:VEVENT\nUID:\(uid)\nDTSTAMP:20260101T000000Z\n"
+            + "DTSTART:\(start)\nDTEND:\(end)\nSUMMARY:\(title)\nEND:VEVENT\nEND:VCALENDAR\n"
+    }
+
     @Test func theNextEventShowsAndANewFileRenamedInChangesItAtOnce() throws {
+        let (tz, day) = Self.morningZone()
         // HOME is the test's own folder: the bundle reads khal's folder under it, nothing of the machine's.
         let home = TempDir(); defer { home.remove() }
         let work = home.path + "/.local/share/calendars/work"
         _ = run("/bin/mkdir", ["-p", work])
-        FileManagerFree.write(work + "/standup.ics", Self.berlinStandup)
+        FileManagerFree.write(work + "/standup.ics", Self.floating("standup@test", day + "T113000", day + "T114500", "Standup"))
         FileManagerFree.write(work + "/color", "#1E88E5\n")
         FileManagerFree.write(work + "/broken.ics", "BEGIN:VCALENDAR\nthis is not iCalendar\n")
-        var env: [String: String?] = try shiftedClockEnvironment(at: Self.monday, timeZone: "Europe/Berlin").mapValues { $0 }
-        env["HOME"] = home.path
-        env["XDG_DATA_HOME"] = .some(nil)
         let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}, "widgets": [{"kind": "UpNext", "family": "accessoryInline", "id": "upnext"}]}"#
-        let d = try RunningDaemon(config: config, environment: env)
+        let d = try RunningDaemon(config: config, environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "TZ": tz, "LC_ALL": "C.UTF-8"])
         d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
-        #expect(eventually { d.text("upnext") == "10:30 Standup" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+        #expect(eventually { d.text("upnext") == "11:30 Standup" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
 
         // vdirsyncer's way: a new file under a temp name, renamed in. The next timeline entry is
-        // at 10:30; the output changes long before, on the folder's change.
-        FileManagerFree.write(work + "/.dentist.ics.tmp", Self.oneEvent("dentist@test", "20260316T090000", "20260316T093000", "Dentist"))
+        // at 11:30; the output changes long before, on the folder's change.
+        FileManagerFree.write(work + "/.dentist.ics.tmp", Self.floating("dentist@test", day + "T110000", day + "T113000", "Dentist"))
         rename(work + "/.dentist.ics.tmp", work + "/dentist.ics")
-        #expect(eventually { d.text("upnext") == "09:00 Dentist" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
-        #expect(d.stderr.contains("broken.ics"), "the broken file is one log line")
+        #expect(eventually { d.text("upnext") == "11:00 Dentist" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+        #expect(d.stderr.contains("broken.ics: not iCalendar text"), "the broken file is one log line")
+    }
+}
+
+/// Pictures of the calendar bundle, every family (`PictureGoldenTests`' mechanism and
+/// tolerance, its frozen clock at Monday 2026-03-16 08:00 in Berlin): a "Work" calendar (blue,
+/// its `color` file) with a weekly standup, a "Home" one with a birthday that day and a dentist
+/// on Wednesday; HOME is the test's own folder. Snapshots are compared; each golden was looked
+/// at before it was committed (re-record: `WIDGETHOST_UPDATE_GOLDENS=1 swift test --skip-build
+/// --filter CalendarWidgetGoldenTests`, then look at every picture).
+@Suite struct CalendarWidgetGoldenTests {
+    @Test func picturesMatchTheGoldens() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let calendars = dir.path + "/home/.local/share/calendars"
+        _ = run("/bin/mkdir", ["-p", calendars + "/work", calendars + "/home", dir.path + "/containers"])
+        FileManagerFree.write(calendars + "/work/standup.ics", CalendarWidgetTests.berlinStandup)
+        FileManagerFree.write(calendars + "/work/color", "#1E88E5\n")
+        FileManagerFree.write(calendars + "/work/displayname", "Work\n")
+        FileManagerFree.write(calendars + "/home/displayname", "Home\n")
+        FileManagerFree.write(calendars + "/home/birthday.ics", """
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//t//EN
+            BEGIN:VEVENT
+            UID:bday@test
+            DTSTAMP:20260101T000000Z
+            DTSTART;VALUE=DATE:20260316
+            SUMMARY:Anna's Birthday
+            END:VEVENT
+            END:VCALENDAR
+            """)
+        FileManagerFree.write(calendars + "/home/dentist.ics", CalendarWidgetTests.oneEvent("dentist@test", "20260318T140000", "20260318T150000", "Dentist"))
+        let out = dir.path + "/png"
+        let r = run("/usr/bin/timeout", ["300", TestPaths.widgethost, "preview", TestPaths.plugin("CalendarWidget"), "--png", out, "--scale", "2"],
+                    environment: try frozenClockEnvironment(at: CalendarWidgetTests.monday, timeZone: "Europe/Berlin").merging(
+                        ["FONTCONFIG_FILE": PictureGoldenTests.fontsConf, "WIDGETHOST_CONTAINERS": dir.path + "/containers",
+                         "XDG_CACHE_HOME": dir.path + "/cache", "HOME": dir.path + "/home", "XDG_DATA_HOME": dir.path + "/home/.local/share"]) { $1 })
+        #expect(r.status == 0, "\(r.stdout.suffix(2000)) \(r.stderr.suffix(2000))")
+        try PictureGoldenTests.compare(listDirectory(out).filter { $0.hasSuffix("-snapshot.png") }.sorted(), in: out,
+                                       with: PictureGoldenTests.goldenDir + "/CalendarWidget")
     }
 }

@@ -22,7 +22,8 @@ import Testing
     @Test(arguments: [
         ("~/.calendars", "only read-only access exists"), ("~/.calendars:rw", "only read-only access exists"),
         ("calendars:ro", "start it with"), ("~/../etc:ro", "\"..\" is not allowed"), ("/:ro", "the whole of / or $HOME"),
-        ("~/:ro", "the whole of / or $HOME"), ("/srv:ro", "holds the host's own folder /srv/widgethost/state"),
+        ("~/:ro", "the whole of / or $HOME"), ("/srv:ro", "overlaps the host's own folder /srv/widgethost/state"),
+        ("/srv/widgethost/state/bundles:ro", "overlaps the host's own folder /srv/widgethost/state"),
     ])
     func refusedWithTheReason(declaration: String, reason: String) {
         let r = FilesystemGrant.resolve(declaration, environment: env, protected: ["/srv/widgethost/state"])
@@ -37,7 +38,8 @@ import Testing
                                       environment: env, protected: ["/state"])
         #expect(spec.readWrite == ["/c/group.cal"])
         #expect(spec.readOnly == ["/home/u/.local/share/calendars", "/home/u/.calendars", "/srv/team"])
-        #expect(spec.granted == ["/srv/team", "/home/u/.calendars"])
+        #expect(spec.granted == ["/home/u/.calendars", "/srv/team"])
+        #expect(spec.argument == "no-network isolate\n/c/group.cal\nro /home/u/.local/share/calendars\ngrant /home/u/.calendars\ngrant /srv/team")
         #expect(WorkerSandbox.Spec.parse(spec.argument) == spec)
         #expect(WorkerSandbox.Spec.parse("no-network\nro relative") == nil)
         // A bundle that declares nothing gets nothing.

@@ -316,7 +316,8 @@ public final class WidgetHost {
                 }
                 dirs[g] = config.paths.containers + "/" + g
             }
-            for path in readFolders(b) { dirs[Self.folderKeyPrefix + path] = path }
+            // Only while a widget of the bundle is placed: an unplaced bundle costs no watch (W1).
+            if places(bundle: b.name, b.manifest) { for path in readFolders(b) { dirs[Self.folderKeyPrefix + path] = path } }
         }
         for (g, t) in containerThrottles where dirs[g] == nil { t.close(); containerThrottles[g] = nil }
         for (g, dir) in dirs where containerThrottles[g] == nil {

@@ -10,7 +10,7 @@ import FoundationEssentials
 /// a container and reloads the bundle's widgets when something in it changes.
 ///
 /// Refused (with the reason): another suffix or none, `..`, a path that is `/`, `$HOME` itself,
-/// or holds a folder of the host's own (`protected`: the state, containers, plugins and out
+/// or is, holds or lies in a folder of the host's own (`protected`: the state, containers, plugins and out
 /// folders and the control socket's: a worker must not reach the socket or another bundle's
 /// container through a grant). Pure functions of their arguments; any thread.
 public enum FilesystemGrant {
@@ -39,8 +39,8 @@ public enum FilesystemGrant {
         let path = base + "/" + parts.filter { $0 != "." }.joined(separator: "/")
         let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         guard trimmed != "/", trimmed != home else { return refuse("names the whole of / or $HOME: name the folder it needs") }
-        for p in protected where p.hasPrefix("/") && (p == trimmed || p.hasPrefix(trimmed + "/")) {
-            return refuse("holds the host's own folder \(p)")
+        for p in protected where p.hasPrefix("/") && (p == trimmed || p.hasPrefix(trimmed + "/") || trimmed.hasPrefix(p + "/")) {
+            return refuse("overlaps the host's own folder \(p)")
         }
         return .success(trimmed)
     }

@@ -141,12 +141,11 @@ extension HostConfig {
         (bundleId.flatMap { bundles[$0]?.filesystems } ?? []) + (bundles[fileName]?.filesystems ?? [])
     }
 
-    /// The host's own folders no grant may hold (`FilesystemGrant`): a worker must not read
-    /// the state, the out files, the plugins or the control socket through one.
+    /// The host's own folders (and its control socket, when configured; the default one is in
+    /// `$XDG_RUNTIME_DIR`) that no grant may be, hold or lie in (`FilesystemGrant`): a worker
+    /// must not read the state, the out files, the plugins or reach the socket through one.
     public var protectedFromGrants: [String] {
-        var folders = [paths.state, paths.out, paths.plugins, paths.containers]
-        if let socket = paths.socket, let slash = socket.lastIndex(of: "/") { folders.append(String(socket[..<slash])) }
-        return folders
+        [paths.state, paths.out, paths.plugins, paths.containers] + (paths.socket.map { [$0] } ?? [])
     }
 
     /// The sandbox spec of the bundle from `fileName` with `manifest`: its containers, network,

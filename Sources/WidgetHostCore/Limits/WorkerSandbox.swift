@@ -50,8 +50,9 @@ public enum WorkerSandbox {
             network = manifest.permissions?.contains("network") ?? false
             self.isolate = isolate
             let own = FilesystemGrant.resolveAll(manifest.filesystems ?? [], environment: environment, protected: protected + [containersRoot]).paths
-            self.granted = FilesystemGrant.resolveAll(granted, environment: environment, protected: protected + [containersRoot]).paths
-            readOnly = own + self.granted.filter { !own.contains($0) }
+            let mine = FilesystemGrant.resolveAll(granted, environment: environment, protected: protected + [containersRoot]).paths
+            readOnly = own + mine.filter { !own.contains($0) }
+            self.granted = readOnly.filter(mine.contains)
         }
 
         /// The `--sandbox` argument: `network` or `no-network` (then ` isolate` when asked), then
@@ -60,7 +61,7 @@ public enum WorkerSandbox {
         /// cold path).
         public var argument: String {
             ([(network ? "network" : "no-network") + (isolate ? " isolate" : "")] + readWrite
-                + readOnly.filter { !granted.contains($0) }.map { "ro " + $0 } + granted.map { "grant " + $0 }).joined(separator: "\n")
+                + readOnly.map { (granted.contains($0) ? "grant " : "ro ") + $0 }).joined(separator: "\n")
         }
         public static func parse(_ argument: String) -> Spec? {
             let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
