@@ -123,6 +123,23 @@ import Glibc
         #expect(eventually { d.text("upnext") == "11:00 Dentist" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
         #expect(d.stderr.contains("broken.ics: not iCalendar text"), "the broken file is one log line")
     }
+
+    /// khal's folder made after the worker started (a first `vdirsyncer sync`): the host sees it
+    /// appear, restarts the worker so its sandbox binds it, and the event shows.
+    @Test func aCalendarFolderMadeLaterIsReadOnceItAppears() throws {
+        let (tz, day) = Self.morningZone()
+        let home = TempDir(); defer { home.remove() }
+        _ = run("/bin/mkdir", ["-p", home.path + "/.local/share"])
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}, "widgets": [{"kind": "UpNext", "family": "accessoryInline", "id": "upnext"}]}"#
+        let d = try RunningDaemon(config: config, environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "TZ": tz, "LC_ALL": "C.UTF-8"])
+        d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
+        #expect(eventually { d.text("upnext") == "No more events today" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+        let staged = home.path + "/.local/share/.calendars.tmp"
+        _ = run("/bin/mkdir", ["-p", staged + "/work"])
+        FileManagerFree.write(staged + "/work/standup.ics", Self.floating("standup@test", day + "T113000", day + "T114500", "Standup"))
+        rename(staged, home.path + "/.local/share/calendars")
+        #expect(eventually { d.text("upnext") == "11:30 Standup" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+    }
 }
 
 /// Pictures of the calendar bundle, every family (`PictureGoldenTests`' mechanism and
