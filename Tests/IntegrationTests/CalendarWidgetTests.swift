@@ -176,6 +176,8 @@ import Glibc
                         ["FONTCONFIG_FILE": PictureGoldenTests.fontsConf, "WIDGETHOST_CONTAINERS": dir.path + "/containers",
                          "XDG_CACHE_HOME": dir.path + "/cache", "HOME": dir.path + "/home", "XDG_DATA_HOME": dir.path + "/home/.local/share"]) { $1 })
         #expect(r.status == 0, "\(r.stdout.suffix(2000)) \(r.stderr.suffix(2000))")
+        // What the bundle reads, where a person looks before placing it.
+        #expect(r.stdout.contains("Bundle org.widgethost.calendar (SDK \(openWidgetKitVersion), ABI 1), reads: xdg-data/calendars:ro, ~/.calendars:ro, ~/.calendar.ics:ro"), "\(r.stdout.prefix(300))")
         try PictureGoldenTests.compare(listDirectory(out).filter { $0.hasSuffix("-snapshot.png") }.sorted(), in: out,
                                        with: PictureGoldenTests.goldenDir + "/CalendarWidget")
     }
