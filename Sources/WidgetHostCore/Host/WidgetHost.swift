@@ -162,7 +162,9 @@ public final class WidgetHost {
         if group.hasPrefix(Self.folderKeyPrefix) {
             // A declared or granted folder that is not there is no fault (no calendars yet); when
             // it comes, the workers restart so their sandbox binds it, and the change reloads them.
-            logger.notice("\(dir), which \(using.map(\.name).sorted().joined(separator: ", ")) may read, is \(present ? "there: watched" : "not there")")
+            let readers = using.map(\.name).sorted().joined(separator: ", ")
+            if present { logger.notice("\(dir), which \(readers) may read, is there: watched") }
+            else { logger.debug("\(dir), which \(readers) may read, is not there") }
             if present { for b in using { registry.stopWorker(of: b) } }
             return
         }
