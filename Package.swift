@@ -16,6 +16,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
     ("WeatherWidget", "WeatherWidget", "Examples/WeatherWidget", []),
     ("NetworkDiskWidgets", "NetworkDiskWidgets", "Examples/NetworkDiskWidgets", []),
+    ("CalendarWidget", "CalendarWidget", "Examples/CalendarWidget", ["CICal"]),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
@@ -157,6 +158,11 @@ let package = Package(
         ),
         // libdbus-1, for the lean desktop surface's AT-SPI bridge only: the daemon never links it.
         .systemLibrary(
+            name: "CICal",  // libical 3, for the calendar bundle only
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
@@ -273,6 +279,7 @@ let package = Package(
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["CDBus", "WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
         .testTarget(name: "NetworkDiskWidgetsTests", dependencies: ["NetworkDiskWidgets"]),
+        .testTarget(name: "CalendarWidgetTests", dependencies: ["CalendarWidget"], swiftSettings: pluginSwiftSettings),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",

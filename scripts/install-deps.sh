@@ -25,6 +25,8 @@ command -v wayland-scanner >/dev/null || missing+=(libwayland-bin)
 pkg-config --exists wayland-protocols 2>/dev/null || missing+=(wayland-protocols)
 # libdbus-1 for the lean desktop surface's AT-SPI bridge (WidgetDesktopAccessibility).
 pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev)
+# libical 3 for the calendar bundle (Examples/CalendarWidget): iCalendar parsing, RRULE and time zones.
+pkg-config --exists libical 2>/dev/null || missing+=(libical-dev)
 # systemd-analyze: the tests verify the shipped user units (dist/systemd/).
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Pictures (WidgetGraphics): Cairo and Pango, and the fonts the renderer names and the picture

@@ -77,6 +77,8 @@ enum WorkerMain {
         }
         if o.viewDeadlineMs > 0 { setenv("WIDGETHOST_VIEW_DEADLINE_MS", String(o.viewDeadlineMs), 1) }
         if let spec = o.sandbox {
+            // The folders the person granted the bundle (config.json), which the plugin cannot know otherwise.
+            if !spec.granted.isEmpty { setenv("WIDGETHOST_GRANTED_PATHS", spec.granted.joined(separator: "\n"), 1) }
             do { try WorkerSandbox.apply(spec, plugin: o.plugin, environment: ProcessEnvironment.current()) }
             catch { WorkerServer.fail("\(o.plugin): \(error)") }
         }

@@ -116,7 +116,7 @@ public struct WidgetDescriptor: Codable, Hashable, Sendable {
 
 /// What `describe` returns.
 public struct BundleManifest: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions }
+    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions, filesystems }
 
     public var bundleId: String
     public var sdkVersion: String
@@ -129,10 +129,16 @@ public struct BundleManifest: Codable, Hashable, Sendable {
     public var previews: [PreviewDescriptor]?
     /// What else the sandboxed worker may do: `"network"` (TCP connect and bind). Absent: nothing.
     public var permissions: [String]?
+    /// Paths outside the containers the sandboxed worker may read, in Flatpak's `--filesystem`
+    /// style, each ending in `:ro`: `~/x` (under `$HOME`), `xdg-data/x`, `xdg-config/x`,
+    /// `xdg-cache/x`, or absolute (docs/limits.md "Sandbox", `WorkerSandbox.FilesystemGrant`).
+    /// Absent: none. (SDK 0.6.)
+    public var filesystems: [String]?
     public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String],
-                previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil) {
+                previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil, filesystems: [String]? = nil) {
         self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
         self.widgets = widgets; self.appGroups = appGroups; self.previews = previews; self.permissions = permissions
+        self.filesystems = filesystems
     }
 }
 

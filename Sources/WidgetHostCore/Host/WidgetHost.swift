@@ -158,7 +158,16 @@ public final class WidgetHost {
     /// restarted first: a sandbox rule names the folder that was there when it started.
     public func containerPresence(group: String, present: Bool) {
         let dir = containerDirectories[group] ?? group
-        let using = registry.bundles.values.filter { $0.manifest.appGroups.contains(group) }
+        let using = registry.bundles.values.filter { uses($0, group) }
+        if group.hasPrefix(Self.folderKeyPrefix) {
+            // A declared or granted folder that is not there is no fault (no calendars yet); when
+            // it comes, the workers restart so their sandbox binds it, and the change reloads them.
+            let readers = using.map(\.name).sorted().joined(separator: ", ")
+            if present { logger.notice("\(dir), which \(readers) may read, is there: watched") }
+            else { logger.debug("\(dir), which \(readers) may read, is not there") }
+            if present { for b in using { registry.stopWorker(of: b) } }
+            return
+        }
         guard !present else {
             missingContainers[group] = nil
             logger.notice("container \(group) is back at \(dir): watched again")
@@ -282,6 +291,24 @@ public final class WidgetHost {
         }
     }
 
+    /// The watch key of a folder outside the containers that a bundle reads (`FilesystemGrant`):
+    /// such folders are watched and throttled as containers are, under `fs:<path>`.
+    static let folderKeyPrefix = "fs:"
+
+    /// The folders the bundle `b` reads besides its containers (declared or granted), resolved
+    /// as its worker's sandbox has them; single files are left out (a file is no folder to watch).
+    func readFolders(_ b: LoadedBundle) -> [String] {
+        guard b.manifest.filesystems?.isEmpty == false || !config.grantedFilesystems(fileName: b.name, bundleId: b.manifest.bundleId).isEmpty else { return [] }
+        return config.sandboxSpec(fileName: b.name, manifest: b.manifest, environment: ProcessEnvironment.current(), isolate: false).readOnly
+            .filter { FileIO.size($0) == nil }
+    }
+
+    /// Whether bundle `b` reads what the watch key `key` names: an app group it declares, or a
+    /// folder it declares or was granted.
+    func uses(_ b: LoadedBundle, _ key: String) -> Bool {
+        key.hasPrefix(Self.folderKeyPrefix) ? readFolders(b).contains(String(key.dropFirst(Self.folderKeyPrefix.count))) : b.manifest.appGroups.contains(key)
+    }
+
     private func updateContainers() {
         var dirs: [String: String] = [:]
         for b in registry.bundles.values {
@@ -291,14 +318,18 @@ public final class WidgetHost {
                 }
                 dirs[g] = config.paths.containers + "/" + g
             }
+            // Only while a widget of the bundle is placed: an unplaced bundle costs no watch (W1).
+            if places(bundle: b.name, b.manifest) { for path in readFolders(b) { dirs[Self.folderKeyPrefix + path] = path } }
         }
         for (g, t) in containerThrottles where dirs[g] == nil { t.close(); containerThrottles[g] = nil }
         for (g, dir) in dirs where containerThrottles[g] == nil {
-            do { try FileIO.makeDirectories(dir, mode: 0o700) } catch { logger.error("\(error)") }
+            if !g.hasPrefix(Self.folderKeyPrefix) {
+                do { try FileIO.makeDirectories(dir, mode: 0o700) } catch { logger.error("\(error)") }
+            }
             // One budgeted reload per burst: the trailing one only completes it (issue 15).
             containerThrottles[g] = BurstThrottle(loop: loop, window: Double(config.defaults.containerCoalesceMs) / 1000) { [weak self] leading in
                 guard let self else { return }
-                let users = Set(self.registry.bundles.values.filter { $0.manifest.appGroups.contains(g) }.map(\.name))
+                let users = Set(self.registry.bundles.values.filter { self.uses($0, g) }.map(\.name))
                 self.scheduler.reload(reason: leading ? "container \(g) changed" : "container \(g) changed (end of the burst, free)",
                                       budgeted: leading) { users.contains($0.bundleName) }
             }

@@ -37,7 +37,10 @@ public struct Limits: Equatable, Sendable {
 public struct BundleSettings: Equatable, Sendable {
     /// The keys given in `bundles.<key>.limits` (the rest come from `defaults.limits`).
     public var limits: [String: Double] = [:]
-    public init(limits: [String: Double] = [:]) { self.limits = limits }
+    /// `bundles.<key>.filesystems`: folders the person grants the bundle's worker, read-only
+    /// (`FilesystemGrant` syntax: `"~/Work/calendar:ro"`).
+    public var filesystems: [String] = []
+    public init(limits: [String: Double] = [:], filesystems: [String] = []) { self.limits = limits; self.filesystems = filesystems }
 }
 
 extension Limits {
@@ -93,9 +96,10 @@ extension Limits {
         for (name, item) in o.sorted(by: { $0.key < $1.key }) {
             let at = "bundles.\(name)"
             do {
-                let b = try ConfigParser.object(item, at: at, keys: ["limits", "comment"], problems: problems)
+                let b = try ConfigParser.object(item, at: at, keys: ["limits", "filesystems", "comment"], problems: problems)
                 var s = BundleSettings()
                 if let l = b["limits"] { s.limits = try parseOverrides(l, at: "\(at).limits", problems: problems) }
+                if let f = b["filesystems"] { s.filesystems = try parseGrants(f, at: "\(at).filesystems") }
                 out[name] = s
             } catch {
                 guard let problems else { throw error }
@@ -103,6 +107,21 @@ extension Limits {
             }
         }
         return out
+    }
+
+    /// `bundles.<key>.filesystems`: strings in `FilesystemGrant`'s syntax (checked here; where
+    /// each lands depends on the worker's `$HOME` and XDG folders).
+    static func parseGrants(_ v: JSONValue, at path: String) throws(ConfigError) -> [String] {
+        let items = try ConfigParser.array(v, at: path)
+        var grants: [String] = []
+        for i in items.indices {
+            let grant = try ConfigParser.string(items[i], at: "\(path)[\(i)]")
+            if case .failure(let r) = FilesystemGrant.resolve(grant, environment: ["HOME": "/home/u"]) {
+                throw ConfigError(path: "\(path)[\(i)]", reason: r.description)
+            }
+            grants.append(grant)
+        }
+        return grants
     }
 }
 
@@ -114,5 +133,26 @@ extension HostConfig {
         if let id = bundleId, let s = bundles[id] { l = l.applying(s.limits) }
         if let s = bundles[fileName] { l = l.applying(s.limits) }
         return l
+    }
+
+    /// The folders the person granted the bundle from `fileName` with id `bundleId`
+    /// (`bundles.<id>.filesystems` and `bundles.<file name>.filesystems`).
+    public func grantedFilesystems(fileName: String, bundleId: String?) -> [String] {
+        (bundleId.flatMap { bundles[$0]?.filesystems } ?? []) + (bundles[fileName]?.filesystems ?? [])
+    }
+
+    /// The host's own folders (and its control socket, when configured; the default one is in
+    /// `$XDG_RUNTIME_DIR`) that no grant may be, hold or lie in (`FilesystemGrant`): a worker
+    /// must not read the state, the out files, the plugins or reach the socket through one.
+    public var protectedFromGrants: [String] {
+        [paths.state, paths.out, paths.plugins, paths.containers] + (paths.socket.map { [$0] } ?? [])
+    }
+
+    /// The sandbox spec of the bundle from `fileName` with `manifest`: its containers, network,
+    /// and the folders it declares and the person granted, resolved in `environment`.
+    public func sandboxSpec(fileName: String, manifest: BundleManifest, environment: [String: String], isolate: Bool) -> WorkerSandbox.Spec {
+        WorkerSandbox.Spec(manifest: manifest, containersRoot: paths.containers, isolate: isolate,
+                           granted: grantedFilesystems(fileName: fileName, bundleId: manifest.bundleId),
+                           environment: environment, protected: protectedFromGrants)
     }
 }

@@ -18,8 +18,8 @@ enum LimitsWiring {
             let l = enforcer.config.limits(fileName: bundle.name, bundleId: registry?.bundles[bundle.name]?.bundleId)
             var args = l.workerArguments
             if WorkerSandbox.landlockABI != nil {
-                args += ["--sandbox", WorkerSandbox.Spec(manifest: bundle.manifest, containersRoot: enforcer.config.paths.containers,
-                                                       isolate: WorkerSandbox.isolationAvailable).argument]
+                args += ["--sandbox", enforcer.config.sandboxSpec(fileName: bundle.name, manifest: bundle.manifest, environment: ProcessEnvironment.current(),
+                                                                   isolate: WorkerSandbox.isolationAvailable).argument]
             }
             return args
         }

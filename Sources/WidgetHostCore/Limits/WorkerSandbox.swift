@@ -35,37 +35,59 @@ public enum WorkerSandbox {
         public var networkCounters: Bool
         /// `mount-sizes`: the host's volumes bound for `statvfs` only (`MountSizes`).
         public var mountSizes: Bool
+        /// Paths the worker may read besides the base (the bundle's `filesystems` and the
+        /// person's grants, resolved: `FilesystemGrant`), bound read-only when isolated.
+        public var readOnly: [String] = []
+        /// Of `readOnly`, the ones the person granted (config.json): the worker tells the plugin
+        /// of them in `WIDGETHOST_GRANTED_PATHS` (one path a line), as it cannot know them otherwise.
+        public var granted: [String] = []
         public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false,
-                    networkCounters: Bool = false, mountSizes: Bool = false) {
+                    networkCounters: Bool = false, mountSizes: Bool = false, readOnly: [String] = [], granted: [String] = []) {
             self.readWrite = readWrite; self.network = network; self.isolate = isolate
             self.networkCounters = networkCounters; self.mountSizes = mountSizes
+            self.readOnly = readOnly; self.granted = granted
         }
 
         /// The spec for a bundle with `manifest` (the placeholder of a bundle not yet described
-        /// gets nothing: its `describe` runs with the base only).
-        public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false) {
+        /// gets nothing: its `describe` runs with the base only). `granted`: the person's
+        /// `bundles.<id>.filesystems`; both it and the manifest's are resolved in `environment`,
+        /// the ones `FilesystemGrant` refuses left out (`HostConfig.readPaths` reports them).
+        public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false, granted: [String] = [],
+                    environment: [String: String] = [:], protected: [String] = []) {
             readWrite = manifest.appGroups.filter(AppGroupContainer.isValidGroupID).sorted().map { containersRoot + "/" + $0 }
             network = manifest.permissions?.contains("network") ?? false
             networkCounters = manifest.permissions?.contains("network-counters") ?? false
             mountSizes = manifest.permissions?.contains("mount-sizes") ?? false
             self.isolate = isolate
+            let own = FilesystemGrant.resolveAll(manifest.filesystems ?? [], environment: environment, protected: protected + [containersRoot]).paths
+            let mine = FilesystemGrant.resolveAll(granted, environment: environment, protected: protected + [containersRoot]).paths
+            readOnly = own + mine.filter { !own.contains($0) }
+            self.granted = readOnly.filter(mine.contains)
         }
 
         /// The `--sandbox` argument: `network` or `no-network` (then ` isolate`,
-        /// ` network-counters`, ` mount-sizes` when asked), then one read-write path per line (no
-        /// JSON decoder in the worker's start-up: it is on every worker's cold path).
+        /// ` network-counters`, ` mount-sizes` when asked), then one read-write path per line,
+        /// then `ro <path>` per read-only path and `grant <path>` per granted one (no JSON decoder
+        /// in the worker's start-up: it is on every worker's cold path).
         public var argument: String {
             let flags = [isolate ? " isolate" : "", networkCounters ? " network-counters" : "", mountSizes ? " mount-sizes" : ""].joined()
-            return ([(network ? "network" : "no-network") + flags] + readWrite).joined(separator: "\n")
+            return ([(network ? "network" : "no-network") + flags] + readWrite
+                + readOnly.map { (granted.contains($0) ? "grant " : "ro ") + $0 }).joined(separator: "\n")
         }
         public static func parse(_ argument: String) -> Spec? {
             let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let first = lines.first?.split(separator: " ").map(String.init), let mode = first.first,
                   mode == "network" || mode == "no-network",
-                  first.dropFirst().allSatisfy({ ["isolate", "network-counters", "mount-sizes"].contains($0) }),
-                  lines.dropFirst().allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-            return Spec(readWrite: Array(lines.dropFirst()), network: mode == "network", isolate: first.contains("isolate"),
-                        networkCounters: first.contains("network-counters"), mountSizes: first.contains("mount-sizes"))
+                  first.dropFirst().allSatisfy({ ["isolate", "network-counters", "mount-sizes"].contains($0) }) else { return nil }
+            var spec = Spec(network: mode == "network", isolate: first.contains("isolate"),
+                            networkCounters: first.contains("network-counters"), mountSizes: first.contains("mount-sizes"))
+            for line in lines.dropFirst() {
+                if line.hasPrefix("/") { spec.readWrite.append(line) }
+                else if line.hasPrefix("ro /") { spec.readOnly.append(String(line.dropFirst(3))) }
+                else if line.hasPrefix("grant /") { let p = String(line.dropFirst(6)); spec.readOnly.append(p); spec.granted.append(p) }
+                else { return nil }
+            }
+            return spec
         }
     }
 
@@ -244,12 +266,12 @@ public enum WorkerSandbox {
         let libraries = mappedLibraryDirectories()
         var own: [String] = []
         if let exe = realpath("/proc/self/exe", nil) { own.append(String(cString: exe)); free(exe) }
-        let visible = spec.isolate ? [plugin] + own + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil
+        let visible = spec.isolate ? [plugin] + own + isolatedReadOnly(environment: environment, network: spec.network) + libraries + spec.readOnly : nil
         // Read here, in the host's mount namespace, before the worker's own is made.
         let sizes = spec.mountSizes && visible != nil
             ? FileIO.read("/proc/self/mountinfo", limit: 4 << 20).map { MountSizes.binds(mountInfo: String(decoding: $0, as: UTF8.self), visible: visible!) } ?? []
             : []
-        try confine(visible: visible, readOnly: [plugin] + baseReadOnly(environment: environment) + libraries,
+        try confine(visible: visible, readOnly: [plugin] + baseReadOnly(environment: environment) + libraries + spec.readOnly,
                     readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
                     environment: environment, keeping: keptEnvironment,
                     hostNetworkNamespace: spec.networkCounters, statOnly: sizes)

@@ -101,7 +101,8 @@ struct PreviewCommand: ParsableCommand {
         let symbols = PreviewSymbolCheck(glyphs: options.glyphs)
         let missing = MissingResourceReport()
         print("Bundle \(manifest.bundleId) (SDK \(manifest.sdkVersion.isEmpty ? "none" : manifest.sdkVersion), ABI \(manifest.abiVersion))" +
-              (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))"))
+              (manifest.appGroups.isEmpty ? "" : ", app groups: \(manifest.appGroups.joined(separator: ", "))") +
+              ((manifest.filesystems ?? []).isEmpty ? "" : ", reads: \(manifest.filesystems!.joined(separator: ", "))"))
         let widgets = manifest.widgets.filter { kind == nil || $0.kind == kind }
         if widgets.isEmpty {
             ControlClient.printError("preview: no widget of kind '\(kind ?? "")' (kinds: \(manifest.widgets.map(\.kind).joined(separator: ", ")))")

@@ -118,7 +118,8 @@ final class PluginCheck {
         }
         let limits = config.limits(fileName: name, bundleId: manifest.bundleId)
         print("plugin \(path): bundle \(manifest.bundleId), SDK \(manifest.sdkVersion.isEmpty ? "none" : manifest.sdkVersion), ABI \(manifest.abiVersion)"
-              + (manifest.appGroups.isEmpty ? "" : ", app groups \(manifest.appGroups.joined(separator: ", "))"))
+              + (manifest.appGroups.isEmpty ? "" : ", app groups \(manifest.appGroups.joined(separator: ", "))")
+              + ((manifest.filesystems ?? []).isEmpty ? "" : ", reads \(manifest.filesystems!.joined(separator: ", "))"))
         if manifest.widgets.isEmpty { return fail("  no widgets declared") }
         var ok = true
         for widget in manifest.widgets {

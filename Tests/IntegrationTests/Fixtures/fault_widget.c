@@ -47,6 +47,12 @@
 #else
 #define PERMISSIONS ""
 #endif
+/* With -DFILESYSTEM="\"/path:ro\"" the manifest declares that read-only path (CalendarSandboxTests). */
+#ifdef FILESYSTEM
+#define FILESYSTEMS ",\"filesystems\":[\"" FILESYSTEM "\"]"
+#else
+#define FILESYSTEMS ""
+#endif
 
 static int32_t answer(char *body, uint8_t **response, size_t *response_length) {
     if (!body) return 1;
@@ -138,7 +144,7 @@ static int32_t fixture_invoke(const uint8_t *request, size_t request_length,
         return answer(text("{\"manifest\":{\"abiVersion\":1,\"appGroups\":[" GROUPS "],\"bundleId\":\"org.example.fault\","
                            "\"sdkVersion\":\"\",\"widgets\":[{\"configuration\":\"StaticConfiguration\","
                            "\"description\":\"Fault injection.\",\"displayName\":\"Fault\","
-                           "\"families\":[\"systemSmall\"],\"kind\":\"fault\",\"parameters\":[]}]" PERMISSIONS "},"
+                           "\"families\":[\"systemSmall\"],\"kind\":\"fault\",\"parameters\":[]}]" PERMISSIONS FILESYSTEMS "},"
                            "\"ok\":true}"), response, response_length);
     }
     if (!strstr(req, "\"op\":\"timeline\"")) return answer(text("{\"ok\":true}"), response, response_length);
