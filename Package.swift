@@ -14,6 +14,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("CardioBotWidgets", "CardioBotWidgets", "Examples/CardioBotWidgets", ["Combine"]),
     ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget", []),
     ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
+    ("WorldClockWidget", "WorldClockWidget", "Examples/WorldClockWidget", []),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
