@@ -5,7 +5,8 @@ import OpenWidgetKit
 /// An analog face drawn as Apple's Clock widget draws it: a white disc with black marks and
 /// hands by day, a black one with white marks at night (18:00 to 06:00 in its city) and in
 /// dark mode; minute ticks, the numerals 1–12, hour and minute hands from a centre dot. Sized by its
-/// `diameter`; shapes and `rotationEffect` only, as a SwiftUI author would write it.
+/// `diameter`; shapes and `rotationEffect` only, as a SwiftUI author would write it. Read as one
+/// element, "Paris, 11:09" (by a screen reader, and by the text outputs instead of its numerals).
 struct ClockFace: View {
     @Environment(\.colorScheme) var colorScheme
     let clock: CityTime
@@ -26,9 +27,18 @@ struct ClockFace: View {
     var body: some View {
         let r = diameter / 2
         ZStack {
-            if accessory { AccessoryWidgetBackground().clipShape(Circle()) } else { Circle().fill(face) }
+            if accessory {
+                AccessoryWidgetBackground().clipShape(Circle())
+            } else {
+                Circle().fill(face)
+                // A white face on the white widget: a faint rim, so its edge shows.
+                if !dark { Circle().stroke(Color.black.opacity(0.12), lineWidth: max(1, diameter * 0.012)) }
+            }
+            // Minute ticks only on a face large enough to show them apart (the small widget's):
+            // 48 more nodes a face, and a medium widget's three hours of entries must stay well
+            // within the host's 8 MiB a timeline (limits.maxResponseBytes).
             ForEach(0..<60, id: \.self) { i in
-                if numerals || i % 5 == 0 {
+                if i % 5 == 0 || (numerals && diameter >= 100) {
                     Rectangle().fill(i % 5 == 0 ? ink.opacity(0.6) : tick)
                         .frame(width: max(1, diameter * (i % 5 == 0 ? 0.014 : 0.008)), height: diameter * (i % 5 == 0 ? 0.05 : 0.035))
                         .frame(width: diameter, height: diameter, alignment: .top)

@@ -33,6 +33,9 @@ struct CityTime: Hashable, Sendable {
         dayLabel = "\(day), \(Self.hours(offset - localOffset))HRS"
     }
 
+    /// What a screen reader — and the text outputs — say for a city: "Tokyo, 19:09, Today, +9HRS".
+    var spoken: String { "\(city.name), \(time), \(dayLabel)" }
+
     /// The hour and minute hands' angles for a wall time (seconds since midnight, fractions
     /// allowed): the hour hand turns 30° an hour, the minute hand 6° a minute, both sweeping.
     static func angles(wallSeconds s: Double) -> (hour: Double, minute: Double) {

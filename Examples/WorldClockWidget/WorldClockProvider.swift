@@ -25,13 +25,14 @@ struct WorldClockEntry: TimelineEntry {
     let clocks: [CityTime]
 }
 
-/// A timeline of one entry a minute for three hours, then a reload: the hands move with no
-/// reload in between (8 reloads a day, within WidgetKit's 40–70), and the host swaps entries at
-/// their dates. No entry per second: iOS gives a third-party widget no way to turn a hand with
+/// A timeline of one entry a minute for two hours, then a reload: the hands move with no
+/// reload in between (12 reloads a day, within WidgetKit's 40–70), and the host swaps entries
+/// at their dates. Two hours, not more: a medium widget's entry is ~30 KB of tree, so its
+/// timeline is ~3.6 MB of the host's 8 MiB a response (limits.maxResponseBytes). No entry per second: iOS gives a third-party widget no way to turn a hand with
 /// the time (only live text and progress), so there is no seconds hand (docs/widgets/world-clock.md).
 struct WorldClockProvider: AppIntentTimelineProvider {
-    /// Entries per timeline: 180 minutes.
-    static let minutes = 180
+    /// Entries per timeline: 120 minutes.
+    static let minutes = 120
 
     func placeholder(in context: Context) -> WorldClockEntry { Self.entry(minuteOf: .now, cities: WorldClockIntent().cities) }
 

@@ -14,7 +14,8 @@ struct WorldClockView: View {
             ClockFace(clock: entry.clocks[0], diameter: 64, numerals: false, label: entry.clocks[0].city.abbreviation, accessory: true)
                 .widgetLabel(entry.clocks[0].city.name)
         case .accessoryRectangular:
-            // A small face for the first city, then three cities with their times.
+            // A small face for the first city, then three cities with their times; read (by a
+            // screen reader, and the text outputs) as the three cities and times.
             HStack(spacing: 8) {
                 ClockFace(clock: entry.clocks[0], diameter: 46, numerals: false, accessory: true)
                 VStack(alignment: .leading, spacing: 1) {
@@ -27,6 +28,8 @@ struct WorldClockView: View {
                     }
                 }
             }
+            .accessibilityElement(children: .ignore)
+            .accessibilityLabel(entry.clocks.prefix(3).map { "\($0.city.name) \($0.time)" }.joined(separator: ", "))
         case .systemMedium:
             HStack(spacing: 0) {
                 ForEach(entry.clocks.prefix(4), id: \.self) { c in
@@ -36,6 +39,8 @@ struct WorldClockView: View {
                         Text(c.dayLabel).font(.system(size: 10)).foregroundStyle(.secondary).lineLimit(1).minimumScaleFactor(0.7)
                     }
                     .frame(maxWidth: .infinity)
+                    .accessibilityElement(children: .ignore)
+                    .accessibilityLabel(c.spoken)
                 }
             }
         case .systemLarge:
@@ -51,6 +56,8 @@ struct WorldClockView: View {
                         Text(c.time).font(.system(size: 34, weight: .light)).monospacedDigit()
                     }
                     .frame(maxHeight: .infinity)
+                    .accessibilityElement(children: .ignore)
+                    .accessibilityLabel(c.spoken)
                 }
             }
         default:
