@@ -64,6 +64,10 @@ import Glibc
         let minute = 1_773_569_340  // 2026-03-15 10:09:00 UTC
         let entries = try Self.timeline(at: minute + 5, cities: ["paris", "newYork", "kathmandu", "sydney"])
         #expect(entries.count == 120)
+        // Two hours of the medium widget stay well within the host's 8 MiB a response
+        // (`limits.maxResponseBytes`; a longer timeline of these trees would be refused).
+        let bytes = try WireCodec.encode(entries).count
+        #expect(bytes < 5 << 20, "\(bytes) bytes")
         let dates = entries.map { Int($0.date.timeIntervalSince1970.rounded(.down)) }
         // The first entry is the worker's now; then the start of every minute after it.
         #expect(dates.first.map { $0 >= minute + 5 && $0 < minute + 60 } == true, "\(dates.prefix(3))")
@@ -129,6 +133,24 @@ import Glibc
                 && texts.contains("Tomorrow, +5:45HRS"), "\(texts)")
         let early = try Self.timeline(at: 1_773_561_600, cities: ["honolulu", "tokyo", "utc", "utc"])
         #expect(Self.texts(in: try #require(early.first).view).contains("Yesterday, -10HRS"))
+    }
+
+    /// The manifest the Edit Widget form is built from: four city menus (`AppEnum`: type
+    /// "enum" with every city as an option, by its display name) with Apple's default cities,
+    /// in the five families, and no declarations (no containers, network or bus names).
+    @Test func theCitiesAreFourMenusOfTheManifest() throws {
+        let worker = try BlockingWorkerClient(pluginPath: TestPaths.plugin(Self.product), executable: TestPaths.worker)
+        let manifest = try #require(try worker.request(WireRequest(op: .describe)).manifest)
+        #expect(manifest.bundleId == "org.widgethost.worldclock" && manifest.appGroups.isEmpty && (manifest.permissions ?? []).isEmpty)
+        let widget = try #require(manifest.widgets.first { $0.kind == "worldclock" })
+        #expect(Set(widget.families) == [.systemSmall, .systemMedium, .systemLarge, .accessoryCircular, .accessoryRectangular])
+        #expect(widget.parameters.map(\.name) == ["city1", "city2", "city3", "city4"])
+        #expect(widget.parameters.map(\.defaultValue) == ["cupertino", "tokyo", "sydney", "paris"].map { JSONValue.string($0) })
+        for p in widget.parameters {
+            #expect(p.type == "enum")
+            let options = p.options ?? []
+            #expect(options.count == 73 && options.contains { $0.value == "saoPaulo" && $0.title == "São Paulo" }, "\(p.name): \(options.count)")
+        }
     }
 
     /// The snapshot of every family, light and dark, at 2026-03-15 10:09:12 UTC (hands drawn at
