@@ -16,7 +16,8 @@ struct CityTime: Hashable, Sendable {
     /// As Apple's Clock widget: "Today, +0HRS", "Tomorrow, +9HRS", "Yesterday, -5:30HRS".
     let dayLabel: String
 
-    /// `city` at `instant`; `zone` its rules (nil: UTC) and `localOffset` the reader's offset
+    /// `city` at `instant`; `zone` its rules (nil: its file is missing, UTC is shown and the
+    /// day label says "No time zone data") and `localOffset` the reader's offset
     /// (seconds east) at the same instant.
     init(city: City, at instant: Date, zone: ZoneInfo?, localOffset: Int) {
         self.city = city
@@ -30,7 +31,8 @@ struct CityTime: Hashable, Sendable {
         time = "\(two(wall / 3600)):\(two(wall % 3600 / 60))"
         let dayDelta = Self.floorDiv(cityLocal, 86_400) - Self.floorDiv(readerLocal, 86_400)
         let day = dayDelta == 0 ? "Today" : dayDelta > 0 ? "Tomorrow" : "Yesterday"
-        dayLabel = "\(day), \(Self.hours(offset - localOffset))HRS"
+        // Without the zone's file (no tzdata) the face would show UTC: say so instead of an offset.
+        dayLabel = zone == nil && city != .utc ? "No time zone data" : "\(day), \(Self.hours(offset - localOffset))HRS"
     }
 
     /// What a screen reader — and the text outputs — say for a city: "Tokyo, 19:09, Today, +9HRS".
