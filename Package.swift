@@ -17,6 +17,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("WeatherWidget", "WeatherWidget", "Examples/WeatherWidget", []),
     ("NetworkDiskWidgets", "NetworkDiskWidgets", "Examples/NetworkDiskWidgets", []),
     ("CalendarWidget", "CalendarWidget", "Examples/CalendarWidget", ["CICal"]),
+    ("WorldClockWidget", "WorldClockWidget", "Examples/WorldClockWidget", []),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):

@@ -13,6 +13,8 @@ command -v cc >/dev/null || missing+=(gcc)
 # fonts bars fall back to can show.
 command -v fc-list >/dev/null || missing+=(fontconfig)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || missing+=(fonts-dejavu-core)
+# The World Clock bundle reads its cities' zones (Examples/WorldClockWidget/ZoneInfo.swift).
+[ -f /usr/share/zoneinfo/Asia/Tokyo ] || missing+=(tzdata)
 # GTK 3 and gtk-layer-shell for widgethost-desktop (the daemon never links them).
 pkg-config --exists gtk+-3.0 2>/dev/null || missing+=(libgtk-3-dev)
 pkg-config --exists gtk-layer-shell-0 2>/dev/null || missing+=(libgtk-layer-shell-dev)

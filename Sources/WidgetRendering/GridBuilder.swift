@@ -38,7 +38,8 @@ struct GridBuilder {
     }
 
     /// The layout node of `n` under the environment `parent`; `axis` is the enclosing stack's.
-    mutating func build(_ n: ViewNode, _ parent: RenderEnv, axis: Axis?, backdrop: Bool = false) -> LayoutNode {
+    mutating func build(_ original: ViewNode, _ parent: RenderEnv, axis: Axis?, backdrop: Bool = false) -> LayoutNode {
+        let n = original.forTextOutputs
         guard budget > 0, parent.depth < RenderLimits.maxDepth else { return LayoutNode(.empty) }
         budget -= 1
         let env = parent.applying(n.modifiers)

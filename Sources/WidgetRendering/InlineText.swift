@@ -39,6 +39,10 @@ struct InlineFlattener {
         budget -= 1
         let env = parent.applying(n.modifiers)
         if n.modifiers?.hidden == true || n.role == "widgetLabel" { return }
+        if let label = n.textOutputLabel {
+            out.append([Run(text: env.display(label), style: env.style)])
+            return
+        }
         switch n.kind {
         case .viewThatFits:
             // The first candidate whose one-line rendering fits, else the last.
@@ -137,7 +141,7 @@ struct InlineFlattener {
         guard budget > 0, parent.depth < RenderLimits.maxDepth, out.count < 16 else { return }
         let env = parent.applying(n.modifiers)
         if n.modifiers?.hidden == true || n.role == "widgetLabel" { return }
-        switch n.kind {
+        switch n.textOutputLabel == nil ? n.kind : .text {  // a labelled element is one line: its label
         case .vstack, .group, .zstack, .link, .unknown, .grid, .lazyVGrid:
             budget -= 1
             for c in limited(n) { collectLines(c, env, into: &out) }

@@ -18,9 +18,13 @@ extension View {
         _NodeModifier { $0 }.apply(to: self)
     }
 
-    /// Accepted; how assistive technologies group children does not change the picture.
+    /// How assistive technologies group children; it does not change the picture. `.ignore`
+    /// (the default) is kept in the tree (`other["accessibilityElement"] = "ignore"`): with an
+    /// `accessibilityLabel`, the text outputs read the element as that label alone, as a screen
+    /// reader does (an analog clock face reads "Paris, 11:09", not its numerals). The other
+    /// behaviours are accepted and change nothing.
     public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> ModifiedContent<Self, _NodeModifier> {
-        _NodeModifier { $0 }.apply(to: self)
+        children == .ignore ? _NodeModifier.other("accessibilityElement", .string(children.name)).apply(to: self) : _NodeModifier { $0 }.apply(to: self)
     }
 
     /// Accepted; the text is drawn with the font's own spacing (tightening only matters where
