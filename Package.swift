@@ -15,6 +15,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget", []),
     ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
     ("WeatherWidget", "WeatherWidget", "Examples/WeatherWidget", []),
+    ("BatteriesWidget", "BatteriesWidget", "Examples/BatteriesWidget", []),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):
