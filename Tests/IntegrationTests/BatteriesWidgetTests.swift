@@ -166,9 +166,10 @@ struct FakePowerSupply {
 }
 
 /// Picture goldens of every family of the Batteries bundle: `widgethost preview --png` on the
-/// fixture laptop (82 %, draining, 1:45 left), mouse (40 %) and headset (15 %, low: red), clock
-/// frozen, with the pinned fonts and tolerance of PictureGoldenTests. Each golden was looked at
-/// before it was committed (`WIDGETHOST_UPDATE_GOLDENS=1` re-records).
+/// fixture laptop (82 %, draining, 1:45 left), mouse (40 %) and headset (15 %, low: red), and
+/// the laptop alone (the `devices` parameter); clock frozen, with the pinned fonts and tolerance
+/// of PictureGoldenTests. Each golden was looked at before it was committed
+/// (`WIDGETHOST_UPDATE_GOLDENS=1` re-records).
 @Suite struct BatteriesPictureTests {
     static let goldens = PictureGoldenTests.goldenDir + "/BatteriesWidget"
 
@@ -179,6 +180,13 @@ struct FakePowerSupply {
                                            environment: ["WIDGETHOST_BATTERIES_POWER_SUPPLY": supply.root])
         let produced = listDirectory(dir.path + "/png").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
         #expect(produced.count == 6, "\(produced)")
-        try PictureGoldenTests.compare(produced, in: dir.path + "/png", with: Self.goldens)
+        try PictureGoldenTests.compare(produced, in: dir.path + "/png", with: Self.goldens + "/all")
+
+        // One device: Apple's small layout for it, the ring big, the charge and the time left under it.
+        try PictureGoldenTests.previewPNGs("BatteriesWidget", into: dir.path + "/laptop", in: dir,
+                                           extra: ["--family", "systemSmall", "--param", "devices=laptop"],
+                                           environment: ["WIDGETHOST_BATTERIES_POWER_SUPPLY": supply.root])
+        let laptop = listDirectory(dir.path + "/laptop").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
+        try PictureGoldenTests.compare(laptop, in: dir.path + "/laptop", with: Self.goldens + "/laptop")
     }
 }
