@@ -18,6 +18,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("NetworkDiskWidgets", "NetworkDiskWidgets", "Examples/NetworkDiskWidgets", []),
     ("CalendarWidget", "CalendarWidget", "Examples/CalendarWidget", ["CICal"]),
     ("WorldClockWidget", "WorldClockWidget", "Examples/WorldClockWidget", []),
+    ("BatteriesWidget", "BatteriesWidget", "Examples/BatteriesWidget", []),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):

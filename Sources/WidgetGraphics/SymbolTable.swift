@@ -146,6 +146,7 @@ enum SymbolTable {
         ("cloud.snow", "ac_unit", 0xEB3B),
         ("cloud.sun", "wb_cloudy", 0xE42D),
         ("cloud.sun.fill", "wb_cloudy", 0xE42D),
+        ("computermouse", "mouse", 0xE323),
         ("cpu", "memory", 0xE322),
         ("cpu.fill", "memory", 0xE322),
         ("creditcard", "credit_card", 0xE870),
