@@ -15,7 +15,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("ClockyWidget", "ClockyWidget", "Examples/ClockyWidget", []),
     ("SystemWidgets", "SystemWidgets", "Examples/SystemWidgets", []),
     ("WeatherWidget", "WeatherWidget", "Examples/WeatherWidget", []),
-    ("NetworkDiskWidgets", "NetworkDiskWidgets", "Examples/NetworkDiskWidgets", []),
+    ("NetworkDiskWidgets", "NetworkDiskWidgetsEntry", "Examples/NetworkDiskWidgetsEntry", ["NetworkDisk"]),
     ("CalendarWidget", "CalendarWidget", "Examples/CalendarWidget", ["CICal"]),
     ("WorldClockWidget", "WorldClockWidget", "Examples/WorldClockWidget", []),
     ("BatteriesWidget", "BatteriesWidget", "Examples/BatteriesWidget", []),
@@ -280,7 +280,9 @@ let package = Package(
         .testTarget(name: "WidgetDesktopSceneTests", dependencies: ["WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit", "WidgetGraphics", "WidgetLayout"]),
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["CDBus", "WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
-        .testTarget(name: "NetworkDiskWidgetsTests", dependencies: ["NetworkDiskWidgets"]),
+        // The Network and Disk bundle's code apart from its entry point, so its tests can link it.
+        .target(name: "NetworkDisk", dependencies: ["OpenWidgetKit"], path: "Examples/NetworkDiskWidgets", swiftSettings: pluginSwiftSettings),
+        .testTarget(name: "NetworkDiskWidgetsTests", dependencies: ["NetworkDisk"]),
         .testTarget(name: "CalendarWidgetTests", dependencies: ["CalendarWidget"], swiftSettings: pluginSwiftSettings),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import Synchronization
 import Testing
-@testable import NetworkDiskWidgets
+@testable import NetworkDisk
 
 /// The Network and Disk bundle's readers on fixture text (exact numbers), its rate on virtual
 /// time, and its byte formatting (docs/widgets/network-disk.md).

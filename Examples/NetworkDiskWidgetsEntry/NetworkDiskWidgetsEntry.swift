@@ -1,14 +1,12 @@
 // Network and Disk (issue 29): throughput per interface from /proc/net/dev, and free space per
 // volume with gauges, written with the SDK alone. docs/widgets/network-disk.md.
+//
+// The entry point alone, in a target of its own: the bundle's code is the `NetworkDisk` module,
+// which its unit tests link (two bundles' `widget_plugin_entry_v1` in one test executable would
+// not link).
 import FoundationEssentials
+import NetworkDisk
 import OpenWidgetKit
-
-struct NetworkDiskWidgets: WidgetBundle {
-    var body: some Widget {
-        NetworkWidget()
-        DiskWidget()
-    }
-}
 
 /// The entry point. `network-counters`: the worker keeps the host's network namespace (its
 /// `/proc/net/dev` lists the host's interfaces) with no socket; `mount-sizes`: the host's real
