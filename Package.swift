@@ -26,6 +26,7 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
     ("IntentsWidget", "IntentsWidget", "Tests/SwiftFixtures/IntentsWidget", ["WidgetKit", "SwiftUI", "AppIntents", "Intents"]),
     // An asset catalogue and strings in two languages, compiled in by the build plugin.
     ("ResourcesWidget", "ResourcesWidget", "Tests/SwiftFixtures/ResourcesWidget", ["WidgetKit", "SwiftUI"]),
+    ("BusProbeWidget", "BusProbeWidget", "Tests/SwiftFixtures/BusProbeWidget", ["SessionBus"]),
 ]
 
 /// The modules with Apple's names (`import WidgetKit`, `import SwiftUI`, `import AppIntents`,
@@ -124,6 +125,8 @@ let package = Package(
         .library(name: "Combine", targets: ["Combine"]),
         /// `#Preview` for widgets (a macro over the toolchain's swift-syntax): only bundles with previews link it.
         .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
+        /// A session-bus client for widget code (libdbus-1): only bundles that declare bus names link it.
+        .library(name: "SessionBus", targets: ["SessionBus"]),
         /// iOS widget code as written: `import WidgetKit`, `import SwiftUI`, `import AppIntents`,
         /// `import Intents`, `import UIKit` — all five modules from this one product (the SDK, `#Preview`, Foundation).
         .library(name: "WidgetKit", targets: appleModuleNames),
@@ -153,7 +156,7 @@ let package = Package(
             pkgConfig: "x11",
             providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev", "libxfixes-dev"])]
         ),
-        // libdbus-1, for the lean desktop surface's AT-SPI bridge only: the daemon never links it.
+        // libdbus-1, for the lean desktop surface's AT-SPI bridge and the SDK's SessionBus: the daemon never links it.
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
@@ -189,6 +192,8 @@ let package = Package(
         .macro(name: "WidgetPreviewMacros",
                swiftSettings: toolchainSwiftSyntax.swift, linkerSettings: toolchainSwiftSyntax.linker),
         .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
+        // Widget code's session-bus client, reached through the worker's filtering proxy (docs/limits.md "D-Bus").
+        .target(name: "SessionBus", dependencies: ["CDBus"]),
         // What Apple's module names bring: the SDK, `#Preview` and full Foundation (ICU).
         .target(name: "AppleFrameworks", dependencies: ["OpenWidgetKit", "WidgetPreviews"]),
     ] + appleModuleNames.map { .target(name: $0, dependencies: ["AppleFrameworks"]) } + [
@@ -273,7 +278,7 @@ let package = Package(
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout"],
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout", "CDBus"],
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles + corpusBundles).map {

@@ -25,6 +25,8 @@ command -v wayland-scanner >/dev/null || missing+=(libwayland-bin)
 pkg-config --exists wayland-protocols 2>/dev/null || missing+=(wayland-protocols)
 # libdbus-1 for the lean desktop surface's AT-SPI bridge (WidgetDesktopAccessibility).
 pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev)
+# xdg-dbus-proxy: a worker whose bundle declares bus names reaches the session bus only through it.
+command -v xdg-dbus-proxy >/dev/null || missing+=(xdg-dbus-proxy)
 # systemd-analyze: the tests verify the shipped user units (dist/systemd/).
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Pictures (WidgetGraphics): Cairo and Pango, and the fonts the renderer names and the picture

@@ -52,11 +52,15 @@ int widgethost_set_process_name(const char *name);
  * them), ptrace and other processes' memory, the key stores (keyctl, add_key, request_key),
  * mount, pivot_root, unshare, setns and namespace flags to clone, bpf, perf, io_uring, module
  * and reboot calls, TIOCSTI are refused with EPERM (clone3 with ENOSYS, so the C library uses
- * clone). Sockets: none without `allow_network` (EACCES); with it, TCP and UDP over IPv4 and IPv6
- * only (no raw, packet, netlink or Unix sockets). Calls of another architecture fail. Sets
+ * clone). Sockets: none without WIDGETHOST_ALLOW_NETWORK in `allow` (EACCES); with it, TCP and UDP
+ * over IPv4 and IPv6 only (no raw, packet or netlink sockets); Unix sockets only with
+ * WIDGETHOST_ALLOW_UNIX. Calls of another architecture fail. Sets
  * no_new_privs. Returns 0 or a negative errno.
  */
-int widgethost_seccomp_apply(int allow_network);
+int widgethost_seccomp_apply(int allow);
+/* `allow` of widgethost_seccomp_apply: TCP and UDP sockets; Unix sockets (a worker given a bus proxy). */
+#define WIDGETHOST_ALLOW_NETWORK 1
+#define WIDGETHOST_ALLOW_UNIX 2
 
 /*
  * Moves the calling process (single-threaded) into new user (its uid and gid mapped to
@@ -76,12 +80,16 @@ int widgethost_enter_process_namespaces(void);
  * paths (bound read-write), each at its own path, and a fresh /proc of the caller's PID
  * namespace. The links on a path's way, absolute ones too (/home -> /data/home), are followed
  * inside the caller's old root (openat2 RESOLVE_IN_ROOT, bound from the descriptor with
- * open_tree). Paths that do not exist are skipped. Call it in the user namespace the caller made (it needs
+ * open_tree). Paths that do not exist are skipped. `bus_directory`, when given, is bound read-only
+ * at WIDGETHOST_BUS_DIRECTORY. Call it in the user namespace the caller made (it needs
  * CAP_SYS_ADMIN there). Returns 0 or a negative errno.
  */
 int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t read_only_count,
                                           const char *const *read_write, size_t read_write_count,
-                                          int allow_network);
+                                          int allow_network, const char *bus_directory);
+/* Where `bus_directory` (a worker's bus proxy's folder, or NULL) appears, read-only: the proxy's
+   socket is `bus` in it (docs/limits.md "D-Bus"). */
+#define WIDGETHOST_BUS_DIRECTORY "/run/widgethost-bus"
 
 /*
  * Whether this kernel lets an unprivileged process make user, PID, IPC, mount and network

@@ -13,12 +13,14 @@ final class PluginRuntime: @unchecked Sendable {
     let records: [WidgetRecord]
     let appGroups: [String]
     let permissions: [String]
+    let busNames: [String]
 
-    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = []) {
+    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = [], busNames: [String] = []) {
         self.bundleId = bundleId
         self.records = records
         self.appGroups = appGroups
         self.permissions = permissions
+        self.busNames = busNames
     }
 
     var manifest: BundleManifest {
@@ -26,7 +28,7 @@ final class PluginRuntime: @unchecked Sendable {
         return BundleManifest(bundleId: bundleId, sdkVersion: openWidgetKitVersion, abiVersion: Int(WIDGET_PLUGIN_ABI_VERSION),
                               widgets: records.map(\.descriptor), appGroups: appGroups,
                               previews: previews.isEmpty ? nil : previews.enumerated().map { i, p in p.descriptor(id: String(i)) },
-                              permissions: permissions.isEmpty ? nil : permissions)
+                              permissions: permissions.isEmpty ? nil : permissions, busNames: busNames.isEmpty ? nil : busNames)
     }
 
     func handle(_ data: Data) -> Data {

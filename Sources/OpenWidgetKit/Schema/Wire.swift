@@ -116,7 +116,7 @@ public struct WidgetDescriptor: Codable, Hashable, Sendable {
 
 /// What `describe` returns.
 public struct BundleManifest: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions }
+    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions, busNames }
 
     public var bundleId: String
     public var sdkVersion: String
@@ -129,10 +129,16 @@ public struct BundleManifest: Codable, Hashable, Sendable {
     public var previews: [PreviewDescriptor]?
     /// What else the sandboxed worker may do: `"network"` (TCP connect and bind). Absent: nothing.
     public var permissions: [String]?
+    /// The session-bus names the bundle talks to (Flatpak's `--talk-name`; a trailing `.*`
+    /// matches a name and those beneath it, as xdg-dbus-proxy reads it): its sandboxed worker
+    /// reaches the session bus only through an `xdg-dbus-proxy` filtered to these
+    /// (docs/limits.md "D-Bus"; checked by `BusNameRule`). Absent: no bus.
+    public var busNames: [String]?
     public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String],
-                previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil) {
+                previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil, busNames: [String]? = nil) {
         self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
         self.widgets = widgets; self.appGroups = appGroups; self.previews = previews; self.permissions = permissions
+        self.busNames = busNames
     }
 }
 

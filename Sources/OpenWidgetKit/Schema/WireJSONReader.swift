@@ -212,7 +212,7 @@ struct WireJSONReader {
     // (`JSONDecoder` took ~1.3 M instructions for the benchmark's 11-widget manifest).
     private mutating func manifest() throws -> BundleManifest {
         var bundleId: String?, sdkVersion: String?, abiVersion: Int?, widgets: [WidgetDescriptor]?, appGroups: [String]?
-        var previews: [PreviewDescriptor]?, permissions: [String]?
+        var previews: [PreviewDescriptor]?, permissions: [String]?, busNames: [String]?
         var cursor = try beginObject()
         while let key = try nextKey(&cursor) {
             switch key {
@@ -223,12 +223,13 @@ struct WireJSONReader {
             case "appGroups": appGroups = try strings()
             case "previews": previews = try isNull() ? nil : try previewDescriptors()
             case "permissions": permissions = try isNull() ? nil : try strings()
+            case "busNames": busNames = try isNull() ? nil : try strings()
             default: try skipValue()
             }
         }
         guard let bundleId, let sdkVersion, let abiVersion, let widgets, let appGroups else { throw Unsupported() }
         return BundleManifest(bundleId: bundleId, sdkVersion: sdkVersion, abiVersion: abiVersion, widgets: widgets,
-                              appGroups: appGroups, previews: previews, permissions: permissions)
+                              appGroups: appGroups, previews: previews, permissions: permissions, busNames: busNames)
     }
 
     private mutating func widgetDescriptor() throws -> WidgetDescriptor {

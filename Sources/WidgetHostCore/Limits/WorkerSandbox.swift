@@ -23,35 +23,61 @@ import Glibc
 /// The render process takes the same sandbox through `confine`, without the network
 /// (`RenderConfinement`). Pure values plus the calls.
 public enum WorkerSandbox {
-    /// What one worker may use beyond the base: containers to read and write, network or not;
-    /// and whether to isolate it in namespaces under a seccomp filter (the host's probe said
-    /// this kernel can, `isolationUnavailableReason`).
+    /// What one worker may use beyond the base: containers to read and write, network or not,
+    /// the session-bus names it talks to through its proxy (`busNames`, whose socket the host
+    /// makes in `busDirectory`: `BusProxyRule`); and whether to isolate it in namespaces under a
+    /// seccomp filter (the host's probe said this kernel can, `isolationUnavailableReason`).
     public struct Spec: Equatable, Sendable {
         public var readWrite: [String]
         public var network: Bool
         public var isolate: Bool
-        public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false) {
+        public var busNames: [String]
+        /// The folder (host path) where the host's `xdg-dbus-proxy` for this worker listens, as
+        /// `bus`; nil: no proxy, no socket, no `DBUS_SESSION_BUS_ADDRESS`, no Unix sockets.
+        public var busDirectory: String?
+        public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false, busNames: [String] = [], busDirectory: String? = nil) {
             self.readWrite = readWrite; self.network = network; self.isolate = isolate
+            self.busNames = busNames; self.busDirectory = busDirectory
         }
 
         /// The spec for a bundle with `manifest` (the placeholder of a bundle not yet described
-        /// gets nothing: its `describe` runs with the base only).
-        public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false) {
+        /// gets nothing: its `describe` runs with the base only). `busDirectory`: where its bus
+        /// proxy is to listen, when it declares valid bus names and there is a session bus.
+        public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false, busDirectory: String? = nil) {
             readWrite = manifest.appGroups.filter(AppGroupContainer.isValidGroupID).sorted().map { containersRoot + "/" + $0 }
             network = manifest.permissions?.contains("network") ?? false
             self.isolate = isolate
+            busNames = BusProxyRule.accepted(manifest.busNames ?? [])
+            self.busDirectory = busNames.isEmpty ? nil : busDirectory
+            if self.busDirectory == nil { busNames = [] }
         }
 
         /// The `--sandbox` argument: `network` or `no-network` (then ` isolate` when asked), then
-        /// one read-write path per line (no JSON decoder in the worker's start-up: it is on every
-        /// worker's cold path).
-        public var argument: String { ([(network ? "network" : "no-network") + (isolate ? " isolate" : "")] + readWrite).joined(separator: "\n") }
+        /// one read-write path per line, then `bus <folder>` and one `talk <name>` per bus name
+        /// (no JSON decoder in the worker's start-up: it is on every worker's cold path).
+        public var argument: String {
+            ([(network ? "network" : "no-network") + (isolate ? " isolate" : "")] + readWrite
+                + (busDirectory.map { ["bus " + $0] } ?? []) + busNames.map { "talk " + $0 }).joined(separator: "\n")
+        }
         public static func parse(_ argument: String) -> Spec? {
             let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard let first = lines.first?.split(separator: " ").map(String.init), let mode = first.first,
-                  mode == "network" || mode == "no-network", first.dropFirst().allSatisfy({ $0 == "isolate" }),
-                  lines.dropFirst().allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-            return Spec(readWrite: Array(lines.dropFirst()), network: mode == "network", isolate: first.count > 1)
+                  mode == "network" || mode == "no-network", first.dropFirst().allSatisfy({ $0 == "isolate" }) else { return nil }
+            var spec = Spec(network: mode == "network", isolate: first.count > 1)
+            for line in lines.dropFirst() {
+                if line.hasPrefix("/") { spec.readWrite.append(line) }
+                else if line.hasPrefix("bus /"), spec.busDirectory == nil { spec.busDirectory = String(line.dropFirst(4)) }
+                else if line.hasPrefix("talk "), BusProxyRule.isValid(String(line.dropFirst(5))) { spec.busNames.append(String(line.dropFirst(5))) }
+                else { return nil }
+            }
+            return spec
+        }
+
+        /// What the worker's `DBUS_SESSION_BUS_ADDRESS` is, inside its sandbox: the proxy's
+        /// socket at the fixed path where the isolated sandbox binds its folder, or at its own
+        /// path without isolation; nil without a proxy.
+        public var busAddress: String? {
+            busDirectory.map { "unix:path=" + (isolate ? WIDGETHOST_BUS_DIRECTORY : $0) + "/bus" }
         }
     }
 
@@ -225,9 +251,11 @@ public enum WorkerSandbox {
     public static func apply(_ spec: Spec, plugin: String, environment: [String: String]) throws(Failure) {
         let libraries = mappedLibraryDirectories()
         try confine(visible: spec.isolate ? [plugin] + isolatedReadOnly(environment: environment, network: spec.network) + libraries : nil,
-                    readOnly: [plugin] + baseReadOnly(environment: environment) + libraries,
+                    readOnly: [plugin] + baseReadOnly(environment: environment) + libraries + (spec.busDirectory.map { [$0] } ?? []),
                     readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
-                    environment: environment, keeping: keptEnvironment)
+                    environment: environment, keeping: keptEnvironment, busDirectory: spec.busDirectory)
+        // After the cut of the environment: the proxy's address is the only bus it knows.
+        if let address = spec.busAddress { setenv("DBUS_SESSION_BUS_ADDRESS", address, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
     }
 
     /// The sandbox of a worker or of the render process (`widgethost-render --serve`), applied to
@@ -237,13 +265,14 @@ public enum WorkerSandbox {
     /// own path), a fresh `/proc`, and a new, empty network namespace without `network`; the
     /// environment cut to the variables named (or prefixed, ending in `_`) in `keeping`. Then
     /// Landlock: `readOnly` and `readWrite`, TCP only with `network`. Then, isolated, the
-    /// seccomp filter. Single-threaded callers only.
+    /// seccomp filter (Unix sockets only with a `busDirectory`, bound read-only at
+    /// `WIDGETHOST_BUS_DIRECTORY`). Single-threaded callers only.
     public static func confine(visible: [String]?, readOnly: [String], readWrite: [String], network: Bool,
-                               environment: [String: String], keeping: [String]) throws(Failure) {
+                               environment: [String: String], keeping: [String], busDirectory: String? = nil) throws(Failure) {
         if let visible {
             let rc = withCStringArray(visible) { ro in
                 withCStringArray(readWrite) { rw in
-                    widgethost_enter_filesystem_namespace(ro, visible.count, rw, readWrite.count, network ? 1 : 0)
+                    widgethost_enter_filesystem_namespace(ro, visible.count, rw, readWrite.count, network ? 1 : 0, busDirectory)
                 }
             }
             guard rc == 0 else { throw Failure(description: "cannot make the sandbox's filesystem: \(String(cString: strerror(-rc)))") }
@@ -256,7 +285,7 @@ public enum WorkerSandbox {
         }
         guard rc == 0 else { throw Failure(description: "cannot apply the sandbox: \(String(cString: strerror(-rc)))") }
         if visible != nil {
-            let seccomp = widgethost_seccomp_apply(network ? 1 : 0)
+            let seccomp = widgethost_seccomp_apply((network ? WIDGETHOST_ALLOW_NETWORK : 0) | (busDirectory != nil ? WIDGETHOST_ALLOW_UNIX : 0))
             guard seccomp == 0 else { throw Failure(description: "cannot apply the seccomp filter: \(String(cString: strerror(-seccomp)))") }
         }
     }
