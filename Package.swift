@@ -181,6 +181,8 @@ let package = Package(
         .target(name: "CWidgetPluginABI"),
         // Landlock system calls for the worker sandbox (docs/limits.md "Sandbox").
         .target(name: "CSandbox"),
+        // The daemon's bus-signal connection, libdbus-1 loaded with dlopen only when a bundle declares a signal.
+        .target(name: "CBusLoader", linkerSettings: [.linkedLibrary("dl")]),
         // renameat2(RENAME_EXCHANGE) and write leases, for outputs rewritten in place (OutputDirectory).
         .target(name: "CLinuxFiles"),
         /// The SDK's weak `widget_plugin_entry_v1` that reaches a `@main` bundle (C: it calls the plugin's `main`).
@@ -215,7 +217,7 @@ let package = Package(
         .target(name: "WidgetConfigEditing", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .target(
             name: "WidgetHostUV",
-            dependencies: ["CLibUV", "WidgetHostCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CLibUV", "CBusLoader", "WidgetHostCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: directMetadataAccess
         ),
         // The daemon and CLI link the Swift runtime statically: the dynamic linker's work at every

@@ -74,6 +74,24 @@ import Glibc
         #expect(proxyCount == 0)
     }
 
+    /// A signal the bundle declared (`busSignals`: `org.example.Probe.Changed` from
+    /// `org.example.A`) reloads the widget, with no timeline entry or reload due: its next
+    /// reload is a minute away. The same signal from `org.example.B`, which the bundle did not
+    /// declare, does not.
+    @Test(.enabled(if: BusProxyTests.enabled, "no Landlock, dbus-daemon or xdg-dbus-proxy"))
+    func aDeclaredSignalReloadsTheWidget() throws {
+        var log = ""
+        let text = try probe { d, bus in
+            bus.change("org.example.B", greeting: "hi-B2")
+            bus.change("org.example.A", greeting: "hi-A2")
+            #expect(eventually { d.text(id)?.hasPrefix("A:hi-A2 ") == true }, "\(d.stderr.suffix(2000))")
+            log = d.stderr
+        }
+        #expect(text.hasPrefix("A:hi-A2 B:\(denied) "), "\(text)")
+        #expect(log.contains("reload busprobe-systemSmall (busprobe.so busprobe systemSmall): bus signal org.example.Probe.Changed"), "\(log.suffix(2000))")
+        #expect(log.components(separatedBy: ": bus signal ").count - 1 == 1, "\(log.suffix(2000))")
+    }
+
     /// Without a session bus the host says so once and the widget still renders, in its own
     /// "no bus" state.
     @Test(.enabled(if: BusProxyTests.enabled, "no Landlock, dbus-daemon or xdg-dbus-proxy"))

@@ -1,5 +1,6 @@
 import CDBus
 import Dispatch
+import Synchronization
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,10 @@ final class TestSessionBus: @unchecked Sendable {
     let address: String
     private let daemon: pid_t
     private var services: [OpaquePointer] = []
+    private var ownedNames: [String] = []
     private nonisolated(unsafe) var running = true
+    /// The greetings the service answers with, by name (default "hi-<last element>").
+    private let greetings = Mutex<[String: String]>([:])
     private let done = DispatchSemaphore(value: 0)
     private var threads = 0
 
@@ -38,6 +42,7 @@ final class TestSessionBus: @unchecked Sendable {
                 throw Failure("service cannot own \(name)")
             }
             services.append(c)
+            ownedNames.append(name)
             threads += 1
             let conn = UInt(bitPattern: c)
             DispatchQueue.global().async { [self] in
@@ -65,7 +70,8 @@ final class TestSessionBus: @unchecked Sendable {
             var iter = DBusMessageIter(), variant = DBusMessageIter()
             dbus_message_iter_init_append(reply, &iter)
             _ = dbus_message_iter_open_container(&iter, Int32(UInt8(ascii: "v")), "s", &variant)
-            _ = "hi-\(name.split(separator: ".").last ?? "")".withCString { widgethost_dbus_append_string(&variant, Int32(UInt8(ascii: "s")), $0) }
+            let greeting = greetings.withLock { $0[name] } ?? "hi-\(name.split(separator: ".").last ?? "")"
+            _ = greeting.withCString { widgethost_dbus_append_string(&variant, Int32(UInt8(ascii: "s")), $0) }
             _ = dbus_message_iter_close_container(&iter, &variant)
         } else {
             reply = dbus_message_new_error(m, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
@@ -75,6 +81,16 @@ final class TestSessionBus: @unchecked Sendable {
             dbus_connection_flush(c)
             dbus_message_unref(reply)
         }
+    }
+
+    /// Makes `name` answer `greeting` from now on and emits its `org.example.Probe.Changed`
+    /// signal on `/org/example/Probe`.
+    func change(_ name: String, greeting: String) {
+        greetings.withLock { $0[name] = greeting }
+        guard let i = ownedNames.firstIndex(of: name), let signal = dbus_message_new_signal("/org/example/Probe", "org.example.Probe", "Changed") else { return }
+        _ = dbus_connection_send(services[i], signal, nil)
+        dbus_connection_flush(services[i])
+        dbus_message_unref(signal)
     }
 
     func stop() {

@@ -41,6 +41,33 @@ struct BusProxyRuleTests {
                 == ["--fd=3", "unix:path=/b", "/s/bus", "--filter", "--talk=org.example.A", "--talk=org.mpris.MediaPlayer2.*"])
     }
 
+    @Test func declaredSignalsOfDeclaredNamesAndTheirOwnersAreWatched() {
+        let m = BundleManifest(bundleId: "b", sdkVersion: "0", abiVersion: 1, widgets: [], appGroups: [],
+                               busNames: ["org.mpris.MediaPlayer2.*", "org.example.A"],
+                               busSignals: [BusSignal(sender: "org.mpris.MediaPlayer2.*", interface: "org.freedesktop.DBus.Properties",
+                                                      member: "PropertiesChanged", path: "/org/mpris/MediaPlayer2"),
+                                            BusSignal(sender: "org.example.A", interface: "org.example.Probe", member: "Changed"),
+                                            BusSignal(sender: "org.example.B", interface: "org.example.Probe", member: "Changed"),
+                                            BusSignal(sender: "org.example.A", interface: "org.example.Probe", member: "Changed',x='y")])
+        let w = BusWatch.watches(for: m)
+        #expect(w.map(\.rule) == [
+            "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path='/org/mpris/MediaPlayer2'",
+            "type='signal',sender='org.example.A',interface='org.example.Probe',member='Changed'",
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',path='/org/freedesktop/DBus',arg0namespace='org.mpris.MediaPlayer2'",
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',path='/org/freedesktop/DBus',arg0='org.example.A'",
+        ])
+        #expect(w[0].matches(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: "/org/mpris/MediaPlayer2", arg0: nil))
+        #expect(!w[0].matches(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: "/other", arg0: nil))
+        #expect(w[1].matches(interface: "org.example.Probe", member: "Changed", path: "/any", arg0: nil))
+        let owner = "/org/freedesktop/DBus"
+        #expect(w[2].matches(interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: owner, arg0: "org.mpris.MediaPlayer2.vlc"))
+        #expect(!w[2].matches(interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: owner, arg0: "org.mpris.MediaPlayer2x"))
+        #expect(w[3].matches(interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: owner, arg0: "org.example.A"))
+        #expect(!w[3].matches(interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: owner, arg0: "org.example.AB"))
+        #expect(BusWatch.watches(for: BundleManifest(bundleId: "b", sdkVersion: "0", abiVersion: 1, widgets: [], appGroups: [],
+                                                     busSignals: m.busSignals)).isEmpty, "no names, no watches")
+    }
+
     @Test func statusSaysWhatABundleReads() {
         let m = BundleManifest(bundleId: "b", sdkVersion: "0", abiVersion: 1, widgets: [], appGroups: ["group.x"],
                                permissions: ["network"], busNames: ["org.example.A"])

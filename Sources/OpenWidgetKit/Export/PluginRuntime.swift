@@ -14,13 +14,16 @@ final class PluginRuntime: @unchecked Sendable {
     let appGroups: [String]
     let permissions: [String]
     let busNames: [String]
+    let busSignals: [BusSignal]
 
-    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = [], busNames: [String] = []) {
+    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = [], busNames: [String] = [],
+         busSignals: [BusSignal] = []) {
         self.bundleId = bundleId
         self.records = records
         self.appGroups = appGroups
         self.permissions = permissions
         self.busNames = busNames
+        self.busSignals = busSignals
     }
 
     var manifest: BundleManifest {
@@ -28,7 +31,8 @@ final class PluginRuntime: @unchecked Sendable {
         return BundleManifest(bundleId: bundleId, sdkVersion: openWidgetKitVersion, abiVersion: Int(WIDGET_PLUGIN_ABI_VERSION),
                               widgets: records.map(\.descriptor), appGroups: appGroups,
                               previews: previews.isEmpty ? nil : previews.enumerated().map { i, p in p.descriptor(id: String(i)) },
-                              permissions: permissions.isEmpty ? nil : permissions, busNames: busNames.isEmpty ? nil : busNames)
+                              permissions: permissions.isEmpty ? nil : permissions, busNames: busNames.isEmpty ? nil : busNames,
+                              busSignals: busSignals.isEmpty ? nil : busSignals)
     }
 
     func handle(_ data: Data) -> Data {

@@ -1,3 +1,5 @@
+import OpenWidgetKit
+
 /// The session-bus names a bundle declares (`BundleManifest.busNames`, Flatpak's
 /// `--talk-name`) and the `xdg-dbus-proxy` that enforces them (docs/limits.md "D-Bus").
 ///
@@ -45,5 +47,73 @@ public enum BusProxyRule {
     /// is the descriptor whose closing ends the proxy (its readiness byte is written to it).
     public static func proxyArguments(busAddress: String, socket: String, names: [String], syncFD: Int32) -> [String] {
         ["--fd=\(syncFD)", busAddress, socket, "--filter"] + names.map { "--talk=" + $0 }
+    }
+}
+
+/// What the host watches on its own session-bus connection for a bundle: each declared signal
+/// (`BundleManifest.busSignals`) whose sender is one of the bundle's accepted bus names, and the
+/// owner changes of those names (a player appearing or leaving). A signal that matches reloads
+/// the bundle's timelines (`WidgetHost.busSignalArrived`). Pure values; any thread.
+public struct BusWatch: Hashable, Sendable {
+    /// The match rule given to the bus (`AddMatch`).
+    public let rule: String
+    let interface: String
+    let member: String
+    let path: String?
+    /// For `NameOwnerChanged`: the name (exact) or the prefix (a wildcard's, with its dot).
+    let nameArgument: String?
+    let namePrefix: Bool
+    /// How the log names it (`org.freedesktop.DBus.Properties.PropertiesChanged`).
+    public var what: String { nameArgument.map { "owner of \($0)\(namePrefix ? "*" : "")" } ?? interface + "." + member }
+
+    /// The watches `manifest` asks for: none unless it declares accepted bus names; a signal
+    /// whose sender is not one of them is ignored. At most 16 signals.
+    public static func watches(for manifest: BundleManifest) -> [BusWatch] {
+        let names = BusProxyRule.accepted(manifest.busNames ?? [])
+        guard !names.isEmpty else { return [] }
+        var out: [BusWatch] = []
+        for s in (manifest.busSignals ?? []).prefix(BusProxyRule.maximumCount) where names.contains(s.sender) {
+            guard isElementPath(s.interface), isMember(s.member), s.path.map(isObjectPath) ?? true else { continue }
+            let wildcard = s.sender.hasSuffix(".*")
+            // A wildcard sender has no match-rule form (signals carry the sender's unique name):
+            // the interface, member and path say enough (MPRIS's path is the same for every player).
+            var parts = ["type='signal'", "interface='\(s.interface)'", "member='\(s.member)'"]
+            if !wildcard { parts.insert("sender='\(s.sender)'", at: 1) }
+            if let p = s.path { parts.append("path='\(p)'") }
+            out.append(BusWatch(rule: parts.joined(separator: ","), interface: s.interface, member: s.member, path: s.path, nameArgument: nil, namePrefix: false))
+        }
+        for n in names {
+            let wildcard = n.hasSuffix(".*")
+            let name = wildcard ? String(n.dropLast(2)) : n
+            let rule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',path='/org/freedesktop/DBus',"
+                + (wildcard ? "arg0namespace='\(name)'" : "arg0='\(name)'")
+            out.append(BusWatch(rule: rule, interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
+                                nameArgument: wildcard ? name + "." : name, namePrefix: wildcard))
+        }
+        return out
+    }
+
+    /// Whether a signal of `interface.member` at `path` (first string argument `arg0`) is this one.
+    public func matches(interface: String, member: String, path: String, arg0: String?) -> Bool {
+        guard interface == self.interface, member == self.member, self.path.map({ $0 == path }) ?? true else { return false }
+        guard let nameArgument else { return true }
+        guard let arg0 else { return false }
+        return namePrefix ? arg0.hasPrefix(nameArgument) : arg0 == nameArgument
+    }
+
+    /// Dotted names of `[A-Za-z0-9_]` elements (no quote can reach a match rule).
+    static func isElementPath(_ s: String) -> Bool {
+        let e = s.split(separator: ".", omittingEmptySubsequences: false)
+        return e.count >= 2 && s.utf8.count <= 255 && e.allSatisfy { isMember(String($0)) }
+    }
+    static func isMember(_ s: String) -> Bool {
+        guard let f = s.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(f), s.utf8.count <= 255 else { return false }
+        return s.utf8.allSatisfy { c in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) || c == UInt8(ascii: "_")
+        }
+    }
+    static func isObjectPath(_ s: String) -> Bool {
+        s == "/" || (s.hasPrefix("/") && !s.hasSuffix("/") && s.dropFirst().split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && isMember(String($0)) || $0.allSatisfy(\.isNumber) && !$0.isEmpty })
     }
 }

@@ -70,5 +70,6 @@ struct BusProbeWidget: Widget {
 
 @_cdecl("widget_plugin_entry_v1") public func widgetPluginEntry() -> UnsafeRawPointer {
     WidgetPluginExport.entry(BusProbeWidget.self, bundleId: "org.example.busprobe",
-                             busNames: getenv("WIDGETHOST_TEST_BUS_UNDECLARED") == nil ? ["org.example.A"] : [])
+                             busNames: getenv("WIDGETHOST_TEST_BUS_UNDECLARED") == nil ? ["org.example.A"] : [],
+                             busSignals: [BusSignal(sender: "org.example.A", interface: "org.example.Probe", member: "Changed", path: "/org/example/Probe")])
 }
