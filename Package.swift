@@ -31,6 +31,7 @@ let fixtureBundles: [(product: String, target: String, path: String, extra: [Tar
     ("IntentsWidget", "IntentsWidget", "Tests/SwiftFixtures/IntentsWidget", ["WidgetKit", "SwiftUI", "AppIntents", "Intents"]),
     // An asset catalogue and strings in two languages, compiled in by the build plugin.
     ("ResourcesWidget", "ResourcesWidget", "Tests/SwiftFixtures/ResourcesWidget", ["WidgetKit", "SwiftUI"]),
+    ("BusProbeWidget", "BusProbeWidget", "Tests/SwiftFixtures/BusProbeWidget", ["SessionBus"]),
 ]
 
 /// The modules with Apple's names (`import WidgetKit`, `import SwiftUI`, `import AppIntents`,
@@ -129,6 +130,8 @@ let package = Package(
         .library(name: "Combine", targets: ["Combine"]),
         /// `#Preview` for widgets (a macro over the toolchain's swift-syntax): only bundles with previews link it.
         .library(name: "WidgetPreviews", targets: ["WidgetPreviews"]),
+        /// A session-bus client for widget code (libdbus-1): only bundles that declare bus names link it.
+        .library(name: "SessionBus", targets: ["SessionBus"]),
         /// iOS widget code as written: `import WidgetKit`, `import SwiftUI`, `import AppIntents`,
         /// `import Intents`, `import UIKit` — all five modules from this one product (the SDK, `#Preview`, Foundation).
         .library(name: "WidgetKit", targets: appleModuleNames),
@@ -158,7 +161,7 @@ let package = Package(
             pkgConfig: "x11",
             providers: [.apt(["libx11-dev", "libxext-dev", "libxrandr-dev", "libxfixes-dev"])]
         ),
-        // libdbus-1, for the lean desktop surface's AT-SPI bridge only: the daemon never links it.
+        // libdbus-1, for the lean desktop surface's AT-SPI bridge and the SDK's SessionBus: the daemon never links it.
         .systemLibrary(
             name: "CICal",  // libical 3, for the calendar bundle only
             pkgConfig: "libical",
@@ -188,6 +191,8 @@ let package = Package(
         .target(name: "CWidgetPluginABI"),
         // Landlock system calls for the worker sandbox (docs/limits.md "Sandbox").
         .target(name: "CSandbox"),
+        // The daemon's bus-signal connection, libdbus-1 loaded with dlopen only when a bundle declares a signal.
+        .target(name: "CBusLoader", linkerSettings: [.linkedLibrary("dl")]),
         // renameat2(RENAME_EXCHANGE) and write leases, for outputs rewritten in place (OutputDirectory).
         .target(name: "CLinuxFiles"),
         /// The SDK's weak `widget_plugin_entry_v1` that reaches a `@main` bundle (C: it calls the plugin's `main`).
@@ -199,6 +204,8 @@ let package = Package(
         .macro(name: "WidgetPreviewMacros",
                swiftSettings: toolchainSwiftSyntax.swift, linkerSettings: toolchainSwiftSyntax.linker),
         .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),
+        // Widget code's session-bus client, reached through the worker's filtering proxy (docs/limits.md "D-Bus").
+        .target(name: "SessionBus", dependencies: ["CDBus"]),
         // What Apple's module names bring: the SDK, `#Preview` and full Foundation (ICU).
         .target(name: "AppleFrameworks", dependencies: ["OpenWidgetKit", "WidgetPreviews"]),
     ] + appleModuleNames.map { .target(name: $0, dependencies: ["AppleFrameworks"]) } + [
@@ -220,7 +227,7 @@ let package = Package(
         .target(name: "WidgetConfigEditing", dependencies: ["WidgetHostCore", "OpenWidgetKit"]),
         .target(
             name: "WidgetHostUV",
-            dependencies: ["CLibUV", "WidgetHostCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CLibUV", "CBusLoader", "WidgetHostCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: directMetadataAccess
         ),
         // The daemon and CLI link the Swift runtime statically: the dynamic linker's work at every
@@ -287,7 +294,7 @@ let package = Package(
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout"],
+            dependencies: ["OpenWidgetKit", "WidgetRendering", "WidgetHostCore", "WidgetGraphics", "Combine", "WidgetDesktopScene", "WidgetLayout", "CDBus"],
             resources: [.copy("Fixtures")]
         ),
     ] + (exampleBundles + fixtureBundles + corpusBundles).map {

@@ -29,6 +29,8 @@ pkg-config --exists wayland-protocols 2>/dev/null || missing+=(wayland-protocols
 pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev)
 # libical 3 for the calendar bundle (Examples/CalendarWidget): iCalendar parsing, RRULE and time zones.
 pkg-config --exists libical 2>/dev/null || missing+=(libical-dev)
+# xdg-dbus-proxy: a worker whose bundle declares bus names reaches the session bus only through it.
+command -v xdg-dbus-proxy >/dev/null || missing+=(xdg-dbus-proxy)
 # systemd-analyze: the tests verify the shipped user units (dist/systemd/).
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Pictures (WidgetGraphics): Cairo and Pango, and the fonts the renderer names and the picture

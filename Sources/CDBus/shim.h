@@ -1,7 +1,8 @@
 #ifndef WIDGETHOST_CDBUS_SHIM_H
 #define WIDGETHOST_CDBUS_SHIM_H
 /* libdbus-1 (pkg-config dbus-1, apt libdbus-1-dev), for the lean desktop surface's AT-SPI
-   bridge (WidgetDesktopAccessibility) only: the daemon never links it. */
+   bridge (WidgetDesktopAccessibility) and the SDK's SessionBus (in plugins that declare bus
+   names): the daemon never links it. */
 #include <dbus/dbus.h>
 
 /* Appends a string-like basic value (s, o, g): libdbus takes the address of the pointer. */

@@ -127,12 +127,13 @@ int widgethost_landlock_apply(const char *const *read_only, size_t read_only_cou
 #define WH_RETURN_IF(k, ret) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 0, 1), BPF_STMT(BPF_RET | BPF_K, (ret))
 #define WH_DENY(nr) WH_RETURN_IF((nr), WH_ERRNO(EPERM))
 
-int widgethost_seccomp_apply(int allow_network) {
+int widgethost_seccomp_apply(int allow) {
 #ifndef WH_AUDIT_ARCH
-    (void)allow_network;
+    (void)allow;
     return -ENOSYS;
 #else
-    const uint32_t socket_rule = allow_network ? SECCOMP_RET_ALLOW : WH_ERRNO(EACCES);
+    const uint32_t socket_rule = (allow & WIDGETHOST_ALLOW_NETWORK) ? SECCOMP_RET_ALLOW : WH_ERRNO(EACCES);
+    const uint32_t unix_rule = (allow & WIDGETHOST_ALLOW_UNIX) ? SECCOMP_RET_ALLOW : WH_ERRNO(EACCES);
     struct sock_filter filter[] = {
         /* Another architecture's calls (i386 through int 0x80) could name other numbers. */
         WH_LOAD(arch),
@@ -175,9 +176,12 @@ int widgethost_seccomp_apply(int allow_network) {
         BPF_STMT(BPF_RET | BPF_K, WH_ERRNO(EPERM)),
         BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
         /* Sockets: none without the network permission (no UDP, no Unix socket by path, no
-           netlink); with it, TCP and UDP over IPv4 and IPv6, never raw or packet sockets. */
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 10),
+           netlink); with it, TCP and UDP over IPv4 and IPv6, never raw or packet sockets. Unix
+           sockets only for a worker given a bus proxy (the only socket file it can see). */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 12),
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
+        BPF_STMT(BPF_RET | BPF_K, unix_rule),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 2, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 1, 0),
         BPF_STMT(BPF_RET | BPF_K, WH_ERRNO(EACCES)),
@@ -376,9 +380,9 @@ static int open_in_old_root(int oldroot, const char *path, int nofollow) {
 /* Makes `path` of the old root (`oldroot`, a descriptor of it) appear at /newroot/path: a
    symbolic link as the same link, a directory or file bound (read-only unless `writable`).
    Absent: skipped. */
-static int expose(int oldroot, const char *path, int writable) {
+static int expose_at(int oldroot, const char *path, const char *at, int writable) {
     char dst[4096];
-    if (snprintf(dst, sizeof dst, "/newroot%s", path) >= (int)sizeof dst) return -ENAMETOOLONG;
+    if (snprintf(dst, sizeof dst, "/newroot%s", at) >= (int)sizeof dst) return -ENAMETOOLONG;
     int fd = open_in_old_root(oldroot, path, 1);
     if (fd < 0) return errno == ENOSYS ? -ENOSYS : 0;
     struct stat st;
@@ -442,10 +446,12 @@ static int expose_for_statvfs(int oldroot, const char *path, const char *dst_in_
     return 0;
 }
 
+static int expose(int oldroot, const char *path, int writable) { return expose_at(oldroot, path, path, writable); }
+
 int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t read_only_count,
                                           const char *const *read_write, size_t read_write_count,
                                           const char *const *stat_sources, const char *const *stat_destinations,
-                                          size_t stat_count, int allow_network) {
+                                          size_t stat_count, int allow_network, const char *bus_directory) {
     if (unshare(CLONE_NEWNS | (allow_network ? 0 : CLONE_NEWNET)) != 0) return -errno;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return -errno;
     /* A tmpfs made the root, the old root beneath it at /oldroot (so sources under /tmp stay
@@ -462,6 +468,7 @@ int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t r
     for (size_t i = 0; i < read_only_count && rc == 0; i++) rc = expose(oldroot, read_only[i], 0);
     for (size_t i = 0; i < read_write_count && rc == 0; i++) rc = expose(oldroot, read_write[i], 1);
     for (size_t i = 0; i < stat_count && rc == 0; i++) rc = expose_for_statvfs(oldroot, stat_sources[i], stat_destinations[i]);
+    if (rc == 0 && bus_directory) rc = expose_at(oldroot, bus_directory, WIDGETHOST_BUS_DIRECTORY, 0);
     close(oldroot);
     if (rc != 0) return rc;
     /* The PID namespace's own /proc: its processes only; system-wide figures stay right. */

@@ -16,10 +16,10 @@ public final class UVProcess: UVHandle {
     private var onExit: (Int64, Int32) -> Void
 
     /// Spawns `executable` with `arguments` (argv[1...]) and exactly `environment`; argv[0] is
-    /// `argv0`, or the executable.
+    /// `argv0`, or the executable. `passing` descriptors of this process become the child's 3, 4…
     /// On failure the pipes and handle are closed and the libuv error is thrown as text.
     public init(loop: UVLoop, executable: String, argv0: String? = nil, arguments: [String], environment: [String: String], ownGroup: Bool = false,
-                onExit: @escaping (_ status: Int64, _ signal: Int32) -> Void) throws(SpawnError) {
+                passing: [Int32] = [], onExit: @escaping (_ status: Int64, _ signal: Int32) -> Void) throws(SpawnError) {
         self.onExit = onExit
         stdinPipe = UVPipe(loop: loop)
         stdoutPipe = UVPipe(loop: loop)
@@ -34,6 +34,12 @@ public final class UVProcess: UVHandle {
         stdio[1].data.stream = stdoutPipe.stream
         stdio[2].flags = uv_stdio_flags(UV_CREATE_PIPE.rawValue | UV_WRITABLE_PIPE.rawValue)
         stdio[2].data.stream = stderrPipe.stream
+        for fd in passing {
+            var extra = uv_stdio_container_t()
+            extra.flags = UV_INHERIT_FD
+            extra.data.fd = fd
+            stdio.append(extra)
+        }
 
         let argv = ([argv0 ?? executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -56,7 +62,7 @@ public final class UVProcess: UVHandle {
                 stdio.withUnsafeMutableBufferPointer { s in
                     options.args = UnsafeMutablePointer(mutating: a.baseAddress!)
                     options.env = UnsafeMutablePointer(mutating: e.baseAddress!)
-                    options.stdio_count = 3
+                    options.stdio_count = Int32(s.count)
                     options.stdio = s.baseAddress
                     return uv_spawn(loop.raw, proc, &options)
                 }

@@ -76,15 +76,29 @@ public final class WorkerProcess: WorkerConnection {
     private var keepAlive: WorkerProcess?
 
     public var pid: Int32 { process.pid }
+    /// The worker's bus proxy, when its sandbox spec has one (`--sandbox` at start, or in the
+    /// settings after `describe`): started by the worker's first spec with a bus folder, ended
+    /// when the worker exits. Requests wait (`waitingForProxy`) until it listens, so no plugin
+    /// code ever meets the folder without its socket.
+    private var busProxy: BusProxyProcess?
+    private var waitingForProxy = false
+    private let busAddress: String?
+    private let proxyEnvironment: [String: String]
+    /// The bus proxy's pid (0: none), for `status` and the tests.
+    public var busProxyPID: Int32 { busProxy?.pid ?? 0 }
 
     /// - Parameter argv0: what `ps` shows for the worker (the executable's own path when it is
     ///   started from a held descriptor, `/proc/self/fd/N`).
+    /// - Parameter busAddress: the host's session bus, for a bus proxy (nil: none).
     public init(loop: UVLoop, executable: String, argv0: String? = nil, pluginPath: String, arguments: [String] = [], environment: [String: String],
+                busAddress: String? = nil, proxyEnvironment: [String: String] = [:],
                 logger: Logger, onExit: @escaping (WorkerFailure) -> Void) throws(WorkerFailure) {
         self.loop = loop
         self.pluginPath = pluginPath
         self.logger = logger
         self.onExit = onExit
+        self.busAddress = busAddress
+        self.proxyEnvironment = proxyEnvironment
         var exitBox: ((Int64, Int32) -> Void)?
         do {
             process = try UVProcess(loop: loop, executable: executable, argv0: argv0, arguments: ["worker", "--plugin", pluginPath] + arguments,
@@ -105,6 +119,21 @@ public final class WorkerProcess: WorkerConnection {
         process.stdoutPipe.startReading()
         process.stderrPipe.startReading()
         keepAlive = self
+        startBusProxy(for: arguments)
+    }
+
+    /// Starts the bus proxy the `--sandbox` spec in `arguments` asks for, once per worker.
+    private func startBusProxy(for arguments: [String]) {
+        guard busProxy == nil, let i = arguments.firstIndex(of: "--sandbox"), i + 1 < arguments.count,
+              let spec = WorkerSandbox.Spec.parse(arguments[i + 1]), let directory = spec.busDirectory else { return }
+        guard let busAddress else { return }  // the host makes no bus folder without a bus
+        waitingForProxy = true
+        busProxy = BusProxyProcess(loop: loop, busAddress: busAddress, directory: directory, names: spec.busNames,
+                                   environment: proxyEnvironment, logger: logger) { [weak self] in
+            guard let self else { return }
+            self.waitingForProxy = false
+            if !self.outgoing.isEmpty { self.flushTimer?.start(milliseconds: 0) }
+        }
     }
 
     public func send(_ request: WireRequest, timeout: Double, reply: @escaping (Result<WireResponse, WorkerFailure>) -> Void) {
@@ -120,10 +149,12 @@ public final class WorkerProcess: WorkerConnection {
         guard !stopped, exitStatus == nil else { return }
         if outgoing.isEmpty { flushTimer?.start(milliseconds: 0) }
         outgoing.append(contentsOf: Framing.frame(WorkerSettings.encode(arguments)))
+        startBusProxy(for: arguments)
     }
 
     private func flushRequests() {
         guard !outgoing.isEmpty, !stopped, exitStatus == nil else { outgoing = []; return }
+        guard !waitingForProxy else { return }  // sent when the proxy listens
         process.stdinPipe.write(outgoing)
         outgoing.removeAll(keepingCapacity: true)
     }
@@ -223,6 +254,7 @@ public final class WorkerProcess: WorkerConnection {
 
     private func exited(status: Int64, signal: Int32) {
         exitStatus = (status, signal)
+        busProxy?.stop()
         deadlineTimer?.stop()
         killTimer?.close(); killTimer = nil
         process.killGroup(SIGKILL)  // whatever the worker started ends with it
@@ -304,12 +336,14 @@ public final class UVWorkerLauncher: WorkerLauncher {
     }
 
     public func launch(pluginPath: String, arguments: [String], onExit: @escaping (WorkerFailure) -> Void) -> Result<any WorkerConnection, WorkerFailure> {
-        var env = WorkerSandbox.spawnEnvironment(ProcessEnvironment.current())
+        let hostEnvironment = ProcessEnvironment.current()
+        var env = WorkerSandbox.spawnEnvironment(hostEnvironment)
         env["SWIFT_BACKTRACE"] = "enable=no"
         env["WIDGETHOST_CONTAINERS"] = containersRoot
         do {
             let w = try WorkerProcess(loop: loop, executable: executable, argv0: argv0, pluginPath: pluginPath, arguments: arguments,
-                                      environment: env, logger: logger, onExit: onExit)
+                                      environment: env, busAddress: hostEnvironment["DBUS_SESSION_BUS_ADDRESS"],
+                                      proxyEnvironment: hostEnvironment, logger: logger, onExit: onExit)
             logger.debug("worker started: pid \(w.pid) for \(pluginPath)")
             let pid = w.pid
             livePIDs.insert(pid)

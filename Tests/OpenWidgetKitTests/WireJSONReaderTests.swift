@@ -134,7 +134,10 @@ func everyFieldNode() -> ViewNode {
             ],
             appGroups: ["group.a", "group.b"],
             previews: [PreviewDescriptor(id: "0", name: "Clock", kind: "Clock", family: .systemSmall), PreviewDescriptor(id: "1", name: "view", kind: nil, family: nil)],
-            permissions: ["network"])
+            permissions: ["network"], busNames: ["org.mpris.MediaPlayer2.*", "org.freedesktop.UPower"],
+            busSignals: [BusSignal(sender: "org.mpris.MediaPlayer2.*", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                                   path: "/org/mpris/MediaPlayer2"),
+                         BusSignal(sender: "org.freedesktop.UPower", interface: "org.freedesktop.UPower", member: "DeviceAdded")])
         let response = WireResponse(ok: true, manifest: manifest)
         let data = try WireCodec.encode(response)
         #expect(try WireJSONReader.response(from: data) == response, "read directly, without the fallback")

@@ -52,11 +52,15 @@ int widgethost_set_process_name(const char *name);
  * them), ptrace and other processes' memory, the key stores (keyctl, add_key, request_key),
  * mount, pivot_root, unshare, setns and namespace flags to clone, bpf, perf, io_uring, module
  * and reboot calls, TIOCSTI are refused with EPERM (clone3 with ENOSYS, so the C library uses
- * clone). Sockets: none without `allow_network` (EACCES); with it, TCP and UDP over IPv4 and IPv6
- * only (no raw, packet, netlink or Unix sockets). Calls of another architecture fail. Sets
+ * clone). Sockets: none without WIDGETHOST_ALLOW_NETWORK in `allow` (EACCES); with it, TCP and UDP
+ * over IPv4 and IPv6 only (no raw, packet or netlink sockets); Unix sockets only with
+ * WIDGETHOST_ALLOW_UNIX. Calls of another architecture fail. Sets
  * no_new_privs. Returns 0 or a negative errno.
  */
-int widgethost_seccomp_apply(int allow_network);
+int widgethost_seccomp_apply(int allow);
+/* `allow` of widgethost_seccomp_apply: TCP and UDP sockets; Unix sockets (a worker given a bus proxy). */
+#define WIDGETHOST_ALLOW_NETWORK 1
+#define WIDGETHOST_ALLOW_UNIX 2
 
 /*
  * Moves the calling process (single-threaded) into new user (its uid and gid mapped to
@@ -79,12 +83,16 @@ int widgethost_enter_process_namespaces(void);
  * open_tree). Paths that do not exist are skipped. Call it in the user namespace the caller made (it needs
  * CAP_SYS_ADMIN there). `stat_sources[i]` (host directories) are bound read-only, nosuid, nodev,
  * noexec and non-recursively at `stat_destinations[i]`, for statvfs (the mount-sizes
- * declaration); one that cannot be bound is left out. Returns 0 or a negative errno.
+ * declaration); one that cannot be bound is left out. `bus_directory`, when given, is bound
+ * read-only at WIDGETHOST_BUS_DIRECTORY. Returns 0 or a negative errno.
  */
 int widgethost_enter_filesystem_namespace(const char *const *read_only, size_t read_only_count,
                                           const char *const *read_write, size_t read_write_count,
                                           const char *const *stat_sources, const char *const *stat_destinations,
-                                          size_t stat_count, int allow_network);
+                                          size_t stat_count, int allow_network, const char *bus_directory);
+/* Where `bus_directory` (a worker's bus proxy's folder, or NULL) appears, read-only: the proxy's
+   socket is `bus` in it (docs/limits.md "D-Bus"). */
+#define WIDGETHOST_BUS_DIRECTORY "/run/widgethost-bus"
 
 /*
  * Whether this kernel lets an unprivileged process make user, PID, IPC, mount and network

@@ -14,13 +14,18 @@ final class PluginRuntime: @unchecked Sendable {
     let appGroups: [String]
     let permissions: [String]
     let filesystems: [String]
+    let busNames: [String]
+    let busSignals: [BusSignal]
 
-    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = [], filesystems: [String] = []) {
+    init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = [], filesystems: [String] = [],
+         busNames: [String] = [], busSignals: [BusSignal] = []) {
         self.bundleId = bundleId
         self.records = records
         self.appGroups = appGroups
         self.permissions = permissions
         self.filesystems = filesystems
+        self.busNames = busNames
+        self.busSignals = busSignals
     }
 
     var manifest: BundleManifest {
@@ -29,7 +34,9 @@ final class PluginRuntime: @unchecked Sendable {
                               widgets: records.map(\.descriptor), appGroups: appGroups,
                               previews: previews.isEmpty ? nil : previews.enumerated().map { i, p in p.descriptor(id: String(i)) },
                               permissions: permissions.isEmpty ? nil : permissions,
-                              filesystems: filesystems.isEmpty ? nil : filesystems)
+                              filesystems: filesystems.isEmpty ? nil : filesystems,
+                              busNames: busNames.isEmpty ? nil : busNames,
+                              busSignals: busSignals.isEmpty ? nil : busSignals)
     }
 
     func handle(_ data: Data) -> Data {

@@ -16,18 +16,24 @@ import Glibc
 /// `appGroups` are the containers the widget may read and write (its entitlement);
 /// `permissions: ["network"]` lets its sandboxed worker use TCP (docs/limits.md "Sandbox");
 /// `filesystems: ["xdg-data/calendars:ro", "~/.calendars:ro"]` lets it read those paths (Flatpak's
-/// `--filesystem=…:ro`; read-only only).
+/// `--filesystem=…:ro`; read-only only); `busNames: ["org.mpris.MediaPlayer2.*"]` lets it talk to
+/// those names on the session bus, through a filtering proxy (`SessionBus`, docs/limits.md
+/// "D-Bus"); `busSignals` are the signals of those names that reload its timelines.
 public enum WidgetPluginExport {
     public static func entry<B: WidgetBundle>(_ bundle: B.Type, bundleId: String? = nil, appGroups: [String] = [],
-                                              permissions: [String] = [], filesystems: [String] = []) -> UnsafeRawPointer {
+                                              permissions: [String] = [], filesystems: [String] = [],
+                                              busNames: [String] = [], busSignals: [BusSignal] = []) -> UnsafeRawPointer {
         install { PluginRuntime(bundleId: bundleId ?? String(reflecting: B.self), records: B().body.body._widgetRecords,
-                                appGroups: appGroups, permissions: permissions, filesystems: filesystems) }
+                                appGroups: appGroups, permissions: permissions, filesystems: filesystems,
+                                busNames: busNames, busSignals: busSignals) }
     }
 
     public static func entry<W: Widget>(_ widget: W.Type, bundleId: String? = nil, appGroups: [String] = [],
-                                        permissions: [String] = [], filesystems: [String] = []) -> UnsafeRawPointer {
+                                        permissions: [String] = [], filesystems: [String] = [],
+                                        busNames: [String] = [], busSignals: [BusSignal] = []) -> UnsafeRawPointer {
         install { PluginRuntime(bundleId: bundleId ?? String(reflecting: W.self), records: W().body._widgetRecords,
-                                appGroups: appGroups, permissions: permissions, filesystems: filesystems) }
+                                appGroups: appGroups, permissions: permissions, filesystems: filesystems,
+                                busNames: busNames, busSignals: busSignals) }
     }
 
     private static func install(_ make: () -> PluginRuntime) -> UnsafeRawPointer {

@@ -116,7 +116,7 @@ public struct WidgetDescriptor: Codable, Hashable, Sendable {
 
 /// What `describe` returns.
 public struct BundleManifest: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions, filesystems }
+    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions, filesystems, busNames, busSignals }
 
     public var bundleId: String
     public var sdkVersion: String
@@ -134,11 +134,36 @@ public struct BundleManifest: Codable, Hashable, Sendable {
     /// `xdg-cache/x`, or absolute (docs/limits.md "Sandbox", `WorkerSandbox.FilesystemGrant`).
     /// Absent: none. (SDK 0.6.)
     public var filesystems: [String]?
+    /// The session-bus names the bundle talks to (Flatpak's `--talk-name`; a trailing `.*`
+    /// matches a name and those beneath it, as xdg-dbus-proxy reads it): its sandboxed worker
+    /// reaches the session bus only through an `xdg-dbus-proxy` filtered to these
+    /// (docs/limits.md "D-Bus"; checked by `BusNameRule`). Absent: no bus.
+    public var busNames: [String]?
+    /// The session-bus signals that reload the bundle's timelines: the host watches them on its
+    /// own connection (a match rule each), so a resting worker wakes only when its data changed.
+    public var busSignals: [BusSignal]?
     public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String],
-                previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil, filesystems: [String]? = nil) {
+                previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil, filesystems: [String]? = nil,
+                busNames: [String]? = nil, busSignals: [BusSignal]? = nil) {
         self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
         self.widgets = widgets; self.appGroups = appGroups; self.previews = previews; self.permissions = permissions
-        self.filesystems = filesystems
+        self.filesystems = filesystems; self.busNames = busNames; self.busSignals = busSignals
+    }
+}
+
+/// A session-bus signal a bundle reloads on (`BundleManifest.busSignals`): from `sender` (one of
+/// its declared bus names; a wildcard name matches any sender), of `interface.member`, at
+/// `path` when given — e.g. MPRIS's `org.freedesktop.DBus.Properties.PropertiesChanged` at
+/// `/org/mpris/MediaPlayer2`.
+public struct BusSignal: Codable, Hashable, Sendable {
+    enum CodingKeys: String, CodingKey, CaseIterable { case sender, interface, member, path }
+
+    public var sender: String
+    public var interface: String
+    public var member: String
+    public var path: String?
+    public init(sender: String, interface: String, member: String, path: String? = nil) {
+        self.sender = sender; self.interface = interface; self.member = member; self.path = path
     }
 }
 

@@ -212,7 +212,7 @@ struct WireJSONReader {
     // (`JSONDecoder` took ~1.3 M instructions for the benchmark's 11-widget manifest).
     private mutating func manifest() throws -> BundleManifest {
         var bundleId: String?, sdkVersion: String?, abiVersion: Int?, widgets: [WidgetDescriptor]?, appGroups: [String]?
-        var previews: [PreviewDescriptor]?, permissions: [String]?, filesystems: [String]?
+        var previews: [PreviewDescriptor]?, permissions: [String]?, filesystems: [String]?, busNames: [String]?, busSignals: [BusSignal]?
         var cursor = try beginObject()
         while let key = try nextKey(&cursor) {
             switch key {
@@ -224,12 +224,15 @@ struct WireJSONReader {
             case "previews": previews = try isNull() ? nil : try previewDescriptors()
             case "permissions": permissions = try isNull() ? nil : try strings()
             case "filesystems": filesystems = try isNull() ? nil : try strings()
+            case "busNames": busNames = try isNull() ? nil : try strings()
+            case "busSignals": busSignals = try isNull() ? nil : try busSignalList()
             default: try skipValue()
             }
         }
         guard let bundleId, let sdkVersion, let abiVersion, let widgets, let appGroups else { throw Unsupported() }
         return BundleManifest(bundleId: bundleId, sdkVersion: sdkVersion, abiVersion: abiVersion, widgets: widgets,
-                              appGroups: appGroups, previews: previews, permissions: permissions, filesystems: filesystems)
+                              appGroups: appGroups, previews: previews, permissions: permissions, filesystems: filesystems,
+                              busNames: busNames, busSignals: busSignals)
     }
 
     private mutating func widgetDescriptor() throws -> WidgetDescriptor {
@@ -281,6 +284,27 @@ struct WireJSONReader {
         }
         guard let value, let title else { throw Unsupported() }
         return EnumOption(value: value, title: title)
+    }
+
+    private mutating func busSignalList() throws -> [BusSignal] {
+        var out: [BusSignal] = []
+        var c = try beginArray()
+        while try nextElement(&c) {
+            var sender: String?, interface: String?, member: String?, path: String?
+            var cursor = try beginObject()
+            while let key = try nextKey(&cursor) {
+                switch key {
+                case "sender": sender = try string()
+                case "interface": interface = try string()
+                case "member": member = try string()
+                case "path": path = try isNull() ? nil : try string()
+                default: try skipValue()
+                }
+            }
+            guard let sender, let interface, let member else { throw Unsupported() }
+            out.append(BusSignal(sender: sender, interface: interface, member: member, path: path))
+        }
+        return out
     }
 
     private mutating func previewDescriptor() throws -> PreviewDescriptor {

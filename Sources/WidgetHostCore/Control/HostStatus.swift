@@ -48,6 +48,16 @@ public struct HostStatus: Codable, Equatable, Sendable {
         public var worker: String
         public var kinds: [String]
         public var appGroups: [String]
+        /// What the bundle's manifest declares it reads (`reads(_:)`); absent when nothing.
+        public var reads: [String]? = nil
+
+        /// What a bundle declares it reads, one item each: `container <group>` per app group,
+        /// `network`, `bus <name>` per session-bus name its proxy lets it talk to (other
+        /// declarations join this list as they come).
+        public static func reads(_ m: BundleManifest) -> [String] {
+            m.appGroups.map { "container " + $0 } + ((m.permissions ?? []).contains("network") ? ["network"] : [])
+                + BusProxyRule.accepted(m.busNames ?? []).map { "bus " + $0 }
+        }
     }
 
     public struct Rejected: Codable, Equatable, Sendable {
@@ -97,7 +107,8 @@ extension WidgetHost {
     public func status(pid: Int32? = nil) -> HostStatus {
         let bundles = registry.bundles.values.sorted { $0.name < $1.name }.map { b in
             HostStatus.Bundle(name: b.name, bundleId: b.bundleId, worker: b.isWorkerRunning ? "running" : (b.isAsleep ? "asleep" : "idle"),
-                              kinds: b.manifest.widgets.map(\.kind), appGroups: b.manifest.appGroups)
+                              kinds: b.manifest.widgets.map(\.kind), appGroups: b.manifest.appGroups,
+                              reads: HostStatus.Bundle.reads(b.manifest).nilIfEmpty)
         }
         let rejected = registry.rejected.keys.sorted().map { HostStatus.Rejected(name: $0, reason: registry.rejected[$0]!.reason) }
         let widgets = scheduler.instances.values.sorted { $0.id < $1.id }.map { inst -> HostStatus.Widget in
@@ -129,4 +140,9 @@ extension WidgetHost {
         }
         return status
     }
+}
+
+extension Array {
+    /// nil when empty (an optional field left out of the JSON).
+    var nilIfEmpty: [Element]? { isEmpty ? nil : self }
 }

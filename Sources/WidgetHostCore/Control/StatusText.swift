@@ -14,6 +14,7 @@ public enum StatusText {
         }
         for b in s.bundles {
             out.append("bundle \(b.name) (\(b.bundleId)): worker \(b.worker); kinds \(b.kinds.joined(separator: ", "))")
+            out.append("  reads: " + (b.reads.map { $0.joined(separator: ", ") } ?? "nothing beyond its own .so and the system's files"))
         }
         for u in s.unplaced ?? [] { out.append(u.line(configFile: s.configFile)) }
         for r in s.rejected { out.append("rejected \(r.name): \(r.reason)") }

@@ -39,6 +39,11 @@ public final class WidgetHost {
     /// `containers/<group>` directories of the app groups loaded bundles declare.
     public private(set) var containerDirectories: [String: String] = [:]
     public var onContainerDirectoriesChanged: ([String: String]) -> Void = { _ in }
+    /// Called with every bundle's session-bus watches (`BusWatch`) when they change: the daemon
+    /// keeps its bus connection's match rules to them and calls `busSignalArrived`.
+    public var onBusWatchesChanged: ([String: [BusWatch]]) -> Void = { _ in }
+    var busWatches: [String: [BusWatch]] = [:]
+    var busThrottles: [String: BurstThrottle] = [:]
     private var lastUnresolved: [String] = []
     /// The kinds no configured widget places, as last logged (`UnplacedKind`).
     public private(set) var unplacedKinds: [UnplacedKind] = []
@@ -275,6 +280,7 @@ public final class WidgetHost {
             unplacedKinds = plan.unplaced
         }
         updateContainers()
+        updateBusWatches()
         scheduler.keepPreloaded = registry.isValidating
         scheduler.setInstances(plan.instances, changedBundles: changedBundles, removedReason: removedReason)
         registry.retireUnneededWorkers()

@@ -1,4 +1,9 @@
 import FoundationEssentials
+import Logging
+import OpenWidgetKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Connects the limits layer to a host's scheduler, registry and supervisor (kept out of
 /// WidgetHost.swift so the host stays small).
@@ -12,6 +17,7 @@ enum LimitsWiring {
         host.supervisor.threshold = { [weak enforcer] b in
             enforcer?.config.limits(fileName: b.name, bundleId: b.bundleId).quarantineAfterFailures ?? 5
         }
+        let busFolders = BusFolders(logger: host.logger)
         registry.workerArguments = { [weak enforcer, weak registry] bundle in
             guard let enforcer else { return [] }
             // The bundle id is not known before `describe`; per-file settings apply from the start.
@@ -19,7 +25,9 @@ enum LimitsWiring {
             var args = l.workerArguments
             if WorkerSandbox.landlockABI != nil {
                 args += ["--sandbox", enforcer.config.sandboxSpec(fileName: bundle.name, manifest: bundle.manifest, environment: ProcessEnvironment.current(),
-                                                                   isolate: WorkerSandbox.isolationAvailable).argument]
+                                                                   isolate: WorkerSandbox.isolationAvailable,
+                                                                   busDirectory: busFolders.make(for: bundle.name, bundle.manifest,
+                                                                                                 state: enforcer.config.paths.state)).argument]
             }
             return args
         }
@@ -41,5 +49,40 @@ extension Limits {
     /// The `widgethost worker` options that hold a worker to these limits.
     public var workerArguments: [String] {
         ["--memory-mb", "\(workerMemoryMB)", "--max-response-bytes", "\(maxResponseBytes)", "--view-deadline-ms", "\(viewRenderMilliseconds)"]
+    }
+}
+
+/// The folders where workers' bus proxies listen (`<state>/bus/<n>`, 0700, one per worker
+/// start; `BusProxyProcess` removes its own), made for a bundle that declares valid bus names
+/// when the host has a session bus; without one, a line in the log, once, and no folder (the
+/// worker then has no bus at all). Loop thread only.
+final class BusFolders {
+    private let logger: Logger
+    private var count = 0
+    private var toldNoBus = false
+    private var told: Set<String> = []
+    init(logger: Logger) { self.logger = logger }
+
+    func make(for name: String, _ manifest: BundleManifest, state: String) -> String? {
+        let declared = manifest.busNames ?? []
+        guard !declared.isEmpty else { return nil }
+        if let problem = BusProxyRule.problem(declared), told.insert(name).inserted { logger.warning("\(name): \(problem)") }
+        guard !BusProxyRule.accepted(declared).isEmpty else { return nil }
+        guard let address = ProcessEnvironment.current()["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+            if !toldNoBus { toldNoBus = true; logger.warning("no session bus (DBUS_SESSION_BUS_ADDRESS is not set): \(name) and other bundles that declare bus names get none") }
+            return nil
+        }
+        count += 1
+        let folder = state + "/bus/\(getpid())-\(count)"
+        do {
+            try FileIO.makeDirectories(state + "/bus", mode: 0o700)
+            try FileIO.makeDirectories(folder, mode: 0o700)
+        } catch {
+            logger.error("\(name): cannot make its bus folder: \(error)"); return nil
+        }
+        guard folder.utf8.count + 4 < 108 else {
+            logger.error("\(name): its bus socket's path \(folder)/bus is longer than a Unix socket's 107 bytes: no bus"); return nil
+        }
+        return folder
     }
 }

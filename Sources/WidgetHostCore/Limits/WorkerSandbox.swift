@@ -23,9 +23,10 @@ import Glibc
 /// The render process takes the same sandbox through `confine`, without the network
 /// (`RenderConfinement`). Pure values plus the calls.
 public enum WorkerSandbox {
-    /// What one worker may use beyond the base: containers to read and write, network or not;
-    /// and whether to isolate it in namespaces under a seccomp filter (the host's probe said
-    /// this kernel can, `isolationUnavailableReason`).
+    /// What one worker may use beyond the base: containers to read and write, network or not,
+    /// the session-bus names it talks to through its proxy (`busNames`, whose socket the host
+    /// makes in `busDirectory`: `BusProxyRule`); and whether to isolate it in namespaces under a
+    /// seccomp filter (the host's probe said this kernel can, `isolationUnavailableReason`).
     public struct Spec: Equatable, Sendable {
         public var readWrite: [String]
         public var network: Bool
@@ -41,19 +42,27 @@ public enum WorkerSandbox {
         /// Of `readOnly`, the ones the person granted (config.json): the worker tells the plugin
         /// of them in `WIDGETHOST_GRANTED_PATHS` (one path a line), as it cannot know them otherwise.
         public var granted: [String] = []
+        public var busNames: [String] = []
+        /// The folder (host path) where the host's `xdg-dbus-proxy` for this worker listens, as
+        /// `bus`; nil: no proxy, no socket, no `DBUS_SESSION_BUS_ADDRESS`, no Unix sockets.
+        public var busDirectory: String?
         public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false,
-                    networkCounters: Bool = false, mountSizes: Bool = false, readOnly: [String] = [], granted: [String] = []) {
+                    networkCounters: Bool = false, mountSizes: Bool = false, readOnly: [String] = [], granted: [String] = [],
+                    busNames: [String] = [], busDirectory: String? = nil) {
             self.readWrite = readWrite; self.network = network; self.isolate = isolate
             self.networkCounters = networkCounters; self.mountSizes = mountSizes
             self.readOnly = readOnly; self.granted = granted
+            self.busNames = busNames; self.busDirectory = busDirectory
         }
 
         /// The spec for a bundle with `manifest` (the placeholder of a bundle not yet described
         /// gets nothing: its `describe` runs with the base only). `granted`: the person's
         /// `bundles.<id>.filesystems`; both it and the manifest's are resolved in `environment`,
         /// the ones `FilesystemGrant` refuses left out (`HostConfig.readPaths` reports them).
+        /// `busDirectory`: where its bus proxy is to listen, when it declares valid bus names and
+        /// there is a session bus.
         public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false, granted: [String] = [],
-                    environment: [String: String] = [:], protected: [String] = []) {
+                    environment: [String: String] = [:], protected: [String] = [], busDirectory: String? = nil) {
             readWrite = manifest.appGroups.filter(AppGroupContainer.isValidGroupID).sorted().map { containersRoot + "/" + $0 }
             network = manifest.permissions?.contains("network") ?? false
             networkCounters = manifest.permissions?.contains("network-counters") ?? false
@@ -63,16 +72,21 @@ public enum WorkerSandbox {
             let mine = FilesystemGrant.resolveAll(granted, environment: environment, protected: protected + [containersRoot]).paths
             readOnly = own + mine.filter { !own.contains($0) }
             self.granted = readOnly.filter(mine.contains)
+            busNames = BusProxyRule.accepted(manifest.busNames ?? [])
+            self.busDirectory = busNames.isEmpty ? nil : busDirectory
+            if self.busDirectory == nil { busNames = [] }
         }
 
         /// The `--sandbox` argument: `network` or `no-network` (then ` isolate`,
         /// ` network-counters`, ` mount-sizes` when asked), then one read-write path per line,
-        /// then `ro <path>` per read-only path and `grant <path>` per granted one (no JSON decoder
-        /// in the worker's start-up: it is on every worker's cold path).
+        /// then `ro <path>` per read-only path and `grant <path>` per granted one, then
+        /// `bus <folder>` and one `talk <name>` per bus name (no JSON decoder in the worker's
+        /// start-up: it is on every worker's cold path).
         public var argument: String {
             let flags = [isolate ? " isolate" : "", networkCounters ? " network-counters" : "", mountSizes ? " mount-sizes" : ""].joined()
             return ([(network ? "network" : "no-network") + flags] + readWrite
-                + readOnly.map { (granted.contains($0) ? "grant " : "ro ") + $0 }).joined(separator: "\n")
+                + readOnly.map { (granted.contains($0) ? "grant " : "ro ") + $0 }
+                + (busDirectory.map { ["bus " + $0] } ?? []) + busNames.map { "talk " + $0 }).joined(separator: "\n")
         }
         public static func parse(_ argument: String) -> Spec? {
             let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -85,9 +99,18 @@ public enum WorkerSandbox {
                 if line.hasPrefix("/") { spec.readWrite.append(line) }
                 else if line.hasPrefix("ro /") { spec.readOnly.append(String(line.dropFirst(3))) }
                 else if line.hasPrefix("grant /") { let p = String(line.dropFirst(6)); spec.readOnly.append(p); spec.granted.append(p) }
+                else if line.hasPrefix("bus /"), spec.busDirectory == nil { spec.busDirectory = String(line.dropFirst(4)) }
+                else if line.hasPrefix("talk "), BusProxyRule.isValid(String(line.dropFirst(5))) { spec.busNames.append(String(line.dropFirst(5))) }
                 else { return nil }
             }
             return spec
+        }
+
+        /// What the worker's `DBUS_SESSION_BUS_ADDRESS` is, inside its sandbox: the proxy's
+        /// socket at the fixed path where the isolated sandbox binds its folder, or at its own
+        /// path without isolation; nil without a proxy.
+        public var busAddress: String? {
+            busDirectory.map { "unix:path=" + (isolate ? WIDGETHOST_BUS_DIRECTORY : $0) + "/bus" }
         }
     }
 
@@ -271,10 +294,13 @@ public enum WorkerSandbox {
         let sizes = spec.mountSizes && visible != nil
             ? FileIO.read("/proc/self/mountinfo", limit: 4 << 20).map { MountSizes.binds(mountInfo: String(decoding: $0, as: UTF8.self), visible: visible!) } ?? []
             : []
-        try confine(visible: visible, readOnly: [plugin] + baseReadOnly(environment: environment) + libraries + spec.readOnly,
+        try confine(visible: visible,
+                    readOnly: [plugin] + baseReadOnly(environment: environment) + libraries + spec.readOnly + (spec.busDirectory.map { [$0] } ?? []),
                     readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
                     environment: environment, keeping: keptEnvironment,
-                    hostNetworkNamespace: spec.networkCounters, statOnly: sizes)
+                    hostNetworkNamespace: spec.networkCounters, statOnly: sizes, busDirectory: spec.busDirectory)
+        // After the cut of the environment: the proxy's address is the only bus it knows.
+        if let address = spec.busAddress { setenv("DBUS_SESSION_BUS_ADDRESS", address, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
     }
 
     /// The sandbox of a worker or of the render process (`widgethost-render --serve`), applied to
@@ -285,17 +311,18 @@ public enum WorkerSandbox {
     /// `hostNetworkNamespace`; `statOnly` bound read-only and non-recursively, with no Landlock
     /// right (`MountSizes`); the environment cut to the variables named (or prefixed, ending in
     /// `_`) in `keeping`. Then Landlock: `readOnly` and `readWrite`, TCP only with `network`.
-    /// Then, isolated, the seccomp filter (no socket without `network`). Single-threaded callers only.
+    /// Then, isolated, the seccomp filter (no socket without `network`; Unix sockets only with a
+    /// `busDirectory`, bound read-only at `WIDGETHOST_BUS_DIRECTORY`). Single-threaded callers only.
     public static func confine(visible: [String]?, readOnly: [String], readWrite: [String], network: Bool,
                                environment: [String: String], keeping: [String],
-                               hostNetworkNamespace: Bool = false, statOnly: [MountSizes.Bind] = []) throws(Failure) {
+                               hostNetworkNamespace: Bool = false, statOnly: [MountSizes.Bind] = [], busDirectory: String? = nil) throws(Failure) {
         if let visible {
             let rc = withCStringArray(visible) { ro in
                 withCStringArray(readWrite) { rw in
                     withCStringArray(statOnly.map(\.source)) { sources in
                         withCStringArray(statOnly.map(\.destination)) { destinations in
                             widgethost_enter_filesystem_namespace(ro, visible.count, rw, readWrite.count, sources, destinations,
-                                                                  statOnly.count, network || hostNetworkNamespace ? 1 : 0)
+                                                                  statOnly.count, network || hostNetworkNamespace ? 1 : 0, busDirectory)
                         }
                     }
                 }
@@ -310,7 +337,7 @@ public enum WorkerSandbox {
         }
         guard rc == 0 else { throw Failure(description: "cannot apply the sandbox: \(String(cString: strerror(-rc)))") }
         if visible != nil {
-            let seccomp = widgethost_seccomp_apply(network ? 1 : 0)
+            let seccomp = widgethost_seccomp_apply((network ? WIDGETHOST_ALLOW_NETWORK : 0) | (busDirectory != nil ? WIDGETHOST_ALLOW_UNIX : 0))
             guard seccomp == 0 else { throw Failure(description: "cannot apply the seccomp filter: \(String(cString: strerror(-seccomp)))") }
         }
     }

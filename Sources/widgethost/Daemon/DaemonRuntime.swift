@@ -29,6 +29,9 @@ final class DaemonRuntime {
     private var configWatcher: UVFileWatcher?
     private var configSettle: UVTimer?
     private var containerWatchers: [String: DirectoryTreeWatcher] = [:]
+    /// The session-bus connection for the bundles' declared signals, while some bundle has one.
+    private var busSignals: BusSignalWatch?
+    private var busSignalsFailed = false
     private var shuttingDown = false
     private var shutdownForced = false
     private var control: DaemonControl?
@@ -77,6 +80,7 @@ final class DaemonRuntime {
             signals.append(UVSignal(loop: loop, signal: s) { [weak self] n in self?.shutdown(signal: n) })
         }
         host.onContainerDirectoriesChanged = { [weak self] dirs in self?.watchContainers(dirs) }
+        host.onBusWatchesChanged = { [weak self] watches in self?.watchBus(watches) }
         i3bar?.start()
         control = DaemonControl(loop: loop, host: host, workerPIDs: { [launcher] in launcher.livePIDs }, logger: logger)
         control?.listen(path: ControlSocketPath.resolve(host.config.paths, environment: ProcessEnvironment.current()))
@@ -132,6 +136,19 @@ final class DaemonRuntime {
             self?.configSettle?.start(milliseconds: 100)
         }
         if configWatcher == nil { logger.error("cannot watch \(dir) for config changes") }
+    }
+
+    /// Connects to the session bus for the bundles' signals on first need (once: a failure is
+    /// logged once), follows their watches, and lets go when no bundle has one.
+    private func watchBus(_ watches: [String: [BusWatch]]) {
+        if watches.isEmpty { busSignals?.close(); busSignals = nil; return }
+        if busSignals == nil && !busSignalsFailed {
+            busSignals = BusSignalWatch(loop: loop, address: ProcessEnvironment.current()["DBUS_SESSION_BUS_ADDRESS"], logger: logger) { [weak self] bundle, what in
+                self?.host.busSignalArrived(bundle: bundle, what: what)
+            }
+            busSignalsFailed = busSignals == nil
+        }
+        busSignals?.update(watches)
     }
 
     private func watchContainers(_ dirs: [String: String]) {

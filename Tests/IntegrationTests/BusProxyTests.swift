@@ -1,0 +1,138 @@
+import FoundationEssentials
+import Testing
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// D-Bus for sandboxed workers (issue 29, docs/limits.md "D-Bus"): a real `dbus-daemon` of the
+/// test's own, a service on it owning `org.example.A` and `org.example.B`, the real host and the
+/// `BusProbeWidget` fixture, which talks through the SDK's `SessionBus`. A bundle that declares
+/// `org.example.A` reads A's property through its `xdg-dbus-proxy`, cannot call B nor reach
+/// the bus behind the proxy; one that declares nothing has no bus address and no Unix socket;
+/// the proxy ends with its worker (crash, host stop, host killed).
+@Suite(.serialized) struct BusProxyTests {
+    let id = "busprobe-systemSmall"
+    static let enabled = sandboxTestsRun && (TestSessionBus.available || getenv("CI").map { String(cString: $0) == "true" } == true)
+
+    /// The host with the probe installed, its session bus the test's; `more` runs while it does.
+    func probe(undeclared: Bool = false, noBus: Bool = false, rest: Bool = false, _ more: (RunningDaemon, TestSessionBus) throws -> Void = { _, _ in }) throws -> String {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let bus = try TestSessionBus(dir: dir.path, names: ["org.example.A", "org.example.B"])
+        defer { bus.stop() }
+        var env: [String: String?] = ["DBUS_SESSION_BUS_ADDRESS": noBus ? nil : bus.address, "WIDGETHOST_TEST_REAL_BUS": bus.address]
+        if undeclared { env["WIDGETHOST_TEST_BUS_UNDECLARED"] = "1" }
+        if rest { env["WIDGETHOST_TEST_BUS_REST"] = "1" }
+        // In place before the host starts: its first scan finds it.
+        let d = try RunningDaemon(environment: env) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin("BusProbeWidget"), dir + "/Plugins/busprobe.so"])
+        }
+        #expect(eventually { d.text(id)?.hasPrefix("A:") == true }, "\(d.stderr.suffix(2000))")
+        try more(d, bus)
+        return d.text(id) ?? ""
+    }
+
+    /// The bus proxies a host in `dir` runs (their command line names its `state/bus` folder; a
+    /// worker started with its sandbox on its command line names it too).
+    func proxies(_ d: RunningDaemon) -> [pid_t] {
+        processesMentioning(d.dir.path + "/state/bus/").filter { FileManagerFree.read("/proc/\($0)/cmdline")?.hasPrefix("xdg-dbus-proxy") == true }
+    }
+
+    /// The proxy's answer to a call to a name the bundle did not declare: xdg-dbus-proxy hides
+    /// the name (`--filter` without `--see`), so the bus seems not to have it.
+    let denied = "ServiceUnknown"
+
+    @Test(.enabled(if: BusProxyTests.enabled, "no Landlock, dbus-daemon or xdg-dbus-proxy"))
+    func aDeclaredNameIsReachedThroughTheProxyAndNothingElse() throws {
+        var proxyCount = 0, status = ""
+        let text = try probe { d, _ in
+            proxyCount = proxies(d).count
+            status = run(TestPaths.widgethost, ["status", "--config", d.dir.path + "/config.json"]).stdout
+        }
+        #expect(status.contains("\n  reads: bus org.example.A\n"), "\(status)")
+        // Behind the proxy the bus is out of reach: its socket is not in the worker's filesystem.
+        if WorkerSandbox.isolationAvailable {
+            #expect(text == "A:hi-A B:\(denied) N:A R:NoBus P:fixed U:ok", "\(text)")
+        } else {
+            #expect(text.hasPrefix("A:hi-A B:\(denied) N:A R:"), "\(text)")
+            #expect(text.hasSuffix(" P:other U:ok"), "\(text)")
+        }
+        #expect(proxyCount == 1)
+    }
+
+    @Test(.enabled(if: BusProxyTests.enabled, "no Landlock, dbus-daemon or xdg-dbus-proxy"))
+    func aBundleWithoutTheDeclarationHasNoBusNoAddressAndNoUnixSocket() throws {
+        var proxyCount = -1
+        let text = try probe(undeclared: true) { d, _ in proxyCount = proxies(d).count }
+        if WorkerSandbox.isolationAvailable {
+            #expect(text == "A:NoBus B:NoBus N:NoBus R:NoBus P:none U:EACCES", "\(text)")
+        } else {
+            #expect(text.hasPrefix("A:NoBus B:NoBus N:NoBus R:"), "\(text)")
+            #expect(text.contains(" P:none "), "\(text)")
+        }
+        #expect(proxyCount == 0)
+    }
+
+    /// A signal the bundle declared (`busSignals`: `org.example.Probe.Changed` from
+    /// `org.example.A`) reloads the widget, with no timeline entry or reload due: its next
+    /// reload is a minute away. The same signal from `org.example.B`, which the bundle did not
+    /// declare, does not.
+    @Test(.enabled(if: BusProxyTests.enabled, "no Landlock, dbus-daemon or xdg-dbus-proxy"))
+    func aDeclaredSignalReloadsTheWidget() throws {
+        var log = ""
+        let text = try probe { d, bus in
+            bus.change("org.example.B", greeting: "hi-B2")
+            bus.change("org.example.A", greeting: "hi-A2")
+            #expect(eventually { d.text(id)?.hasPrefix("A:hi-A2 ") == true }, "\(d.stderr.suffix(2000))")
+            log = d.stderr
+        }
+        #expect(text.hasPrefix("A:hi-A2 B:\(denied) "), "\(text)")
+        #expect(log.contains("reload busprobe-systemSmall (busprobe.so busprobe systemSmall): bus signal org.example.Probe.Changed"), "\(log.suffix(2000))")
+        #expect(log.components(separatedBy: ": bus signal ").count - 1 == 1, "\(log.suffix(2000))")
+    }
+
+    /// Without a session bus the host says so once and the widget still renders, in its own
+    /// "no bus" state.
+    @Test(.enabled(if: BusProxyTests.enabled, "no Landlock, dbus-daemon or xdg-dbus-proxy"))
+    func withoutASessionBusOneLogLineAndTheWidgetStillRenders() throws {
+        var log = "", proxyCount = -1
+        let text = try probe(noBus: true) { d, _ in log = d.stderr; proxyCount = proxies(d).count }
+        #expect(text.hasPrefix("A:NoBus B:NoBus N:NoBus "), "\(text)")
+        #expect(text.contains(" P:none "), "\(text)")
+        #expect(log.components(separatedBy: "no session bus").count - 1 == 1, "\(log.suffix(2000))")
+        #expect(proxyCount == 0)
+    }
+
+    /// The proxy ends with its worker: when the worker rests (nothing due: no proxy left), when
+    /// it crashes (a new worker gets a new proxy, and reads A again), when the host stops, and
+    /// when the host is killed with SIGKILL.
+    @Test(.enabled(if: BusProxyTests.enabled, "no Landlock, dbus-daemon or xdg-dbus-proxy"))
+    func theProxyEndsWithItsWorkerAndItsHost() throws {
+        let rested = try probe(rest: true) { d, _ in
+            #expect(eventually { proxies(d).isEmpty && processesMentioning(d.dir.path + "/state/bundles").isEmpty },
+                    "the proxy outlived its resting worker: \(d.stderr.suffix(2000))")
+        }
+        #expect(rested.hasPrefix("A:hi-A "), "\(rested)")
+        _ = try probe { d, _ in
+            let first = proxies(d)
+            try #require(first.count == 1)
+            for w in processesMentioning(d.dir.path + "/state/bundles") { kill(w, SIGKILL) }
+            #expect(eventually { !isAlive(first[0]) }, "the proxy outlived its crashed worker")
+            _ = run(TestPaths.widgethost, ["reload", "--config", d.dir.path + "/config.json"])
+            #expect(eventually { proxies(d).count == 1 && d.text(id)?.hasPrefix("A:hi-A ") == true },
+                    "\(d.stderr.suffix(2000))")
+            let second = proxies(d)
+            d.signal(SIGTERM)
+            #expect(d.waitForExit() != nil)
+            #expect(eventually { second.allSatisfy { !isAlive($0) } }, "the proxy outlived its host")
+        }
+        _ = try probe { d, _ in
+            let first = proxies(d)
+            try #require(first.count == 1)
+            d.signal(SIGKILL)
+            _ = d.waitForExit()
+            #expect(eventually { first.allSatisfy { !isAlive($0) } }, "the proxy outlived its host killed with SIGKILL")
+        }
+    }
+}

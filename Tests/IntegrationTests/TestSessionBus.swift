@@ -1,0 +1,113 @@
+import CDBus
+import Dispatch
+import Synchronization
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private session bus for one test: a real `dbus-daemon --session` on its own socket in
+/// `dir`, and a service the test runs on it (libdbus, on a thread of its own) that owns each of
+/// `names` and answers `org.freedesktop.DBus.Properties.Get` of `org.example.Probe.Greeting`
+/// on `/org/example/Probe` with "hi-<last element of the name>" ("hi-A"). Ends the daemon and the service at `stop()`
+/// (and at deinit).
+final class TestSessionBus: @unchecked Sendable {
+    let address: String
+    private let daemon: pid_t
+    private var services: [OpaquePointer] = []
+    private var ownedNames: [String] = []
+    private nonisolated(unsafe) var running = true
+    /// The greetings the service answers with, by name (default "hi-<last element>").
+    private let greetings = Mutex<[String: String]>([:])
+    private let done = DispatchSemaphore(value: 0)
+    private var threads = 0
+
+    static var available: Bool { access("/usr/bin/dbus-daemon", X_OK) == 0 && access("/usr/bin/xdg-dbus-proxy", X_OK) == 0 }
+
+    init(dir: String, names: [String]) throws {
+        let socket = dir + "/test-bus"
+        address = "unix:path=" + socket
+        daemon = spawnBackground("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=" + address])
+        guard eventually(timeout: 10, { FileManagerFree.exists(socket) }) else { throw Failure("dbus-daemon did not listen at \(socket)") }
+        _ = dbus_threads_init_default()
+        for name in names {
+            var error = DBusError()
+            dbus_error_init(&error)
+            guard let c = dbus_connection_open_private(address, &error), dbus_bus_register(c, &error) != 0 else {
+                defer { dbus_error_free(&error) }
+                throw Failure("service cannot connect: \(error.message.map { String(cString: $0) } ?? "?")")
+            }
+            dbus_connection_set_exit_on_disconnect(c, 0)
+            guard dbus_bus_request_name(c, name, 4 /* DO_NOT_QUEUE */, &error) == 1 /* PRIMARY_OWNER */ else {
+                throw Failure("service cannot own \(name)")
+            }
+            services.append(c)
+            ownedNames.append(name)
+            threads += 1
+            let conn = UInt(bitPattern: c)
+            DispatchQueue.global().async { [self] in
+                serve(OpaquePointer(bitPattern: conn)!, name: name)
+                done.signal()
+            }
+        }
+    }
+
+    private func serve(_ c: OpaquePointer, name: String) {
+        while running {
+            _ = dbus_connection_read_write(c, 50)
+            while let m = dbus_connection_pop_message(c) {
+                answer(c, m, name: name)
+                dbus_message_unref(m)
+            }
+        }
+    }
+
+    private func answer(_ c: OpaquePointer, _ m: OpaquePointer, name: String) {
+        guard dbus_message_get_type(m) == 1 /* METHOD_CALL */ else { return }
+        let reply: OpaquePointer?
+        if dbus_message_is_method_call(m, "org.freedesktop.DBus.Properties", "Get") != 0 {
+            reply = dbus_message_new_method_return(m)
+            var iter = DBusMessageIter(), variant = DBusMessageIter()
+            dbus_message_iter_init_append(reply, &iter)
+            _ = dbus_message_iter_open_container(&iter, Int32(UInt8(ascii: "v")), "s", &variant)
+            let greeting = greetings.withLock { $0[name] } ?? "hi-\(name.split(separator: ".").last ?? "")"
+            _ = greeting.withCString { widgethost_dbus_append_string(&variant, Int32(UInt8(ascii: "s")), $0) }
+            _ = dbus_message_iter_close_container(&iter, &variant)
+        } else {
+            reply = dbus_message_new_error(m, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+        }
+        if let reply {
+            _ = dbus_connection_send(c, reply, nil)
+            dbus_connection_flush(c)
+            dbus_message_unref(reply)
+        }
+    }
+
+    /// Makes `name` answer `greeting` from now on and emits its `org.example.Probe.Changed`
+    /// signal on `/org/example/Probe`.
+    func change(_ name: String, greeting: String) {
+        greetings.withLock { $0[name] = greeting }
+        guard let i = ownedNames.firstIndex(of: name), let signal = dbus_message_new_signal("/org/example/Probe", "org.example.Probe", "Changed") else { return }
+        _ = dbus_connection_send(services[i], signal, nil)
+        dbus_connection_flush(services[i])
+        dbus_message_unref(signal)
+    }
+
+    func stop() {
+        guard running else { return }
+        running = false
+        for _ in 0..<threads { done.wait() }
+        for c in services { dbus_connection_close(c); dbus_connection_unref(c) }
+        services = []
+        kill(daemon, SIGKILL)  // not SIGTERM: the test process may block it, and spawned children inherit the mask
+        var st: Int32 = 0
+        waitpid(daemon, &st, 0)
+    }
+
+    deinit { stop() }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ d: String) { description = d }
+    }
+}
