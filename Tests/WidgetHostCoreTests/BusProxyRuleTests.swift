@@ -75,6 +75,10 @@ struct BusProxyRuleTests {
         var b = HostStatus.Bundle(name: "x.so", bundleId: "b", worker: "idle", kinds: ["k"], appGroups: ["group.x"], reads: HostStatus.Bundle.reads(m))
         let lines = StatusText.lines(HostStatus(pid: 1, bundles: [b], rejected: [], widgets: []), now: Date(timeIntervalSince1970: 0))
         #expect(lines.contains("  reads: container group.x, network, bus org.example.A"), "\(lines)")
+        // The other declarations: the calendar's folders, the network and disk bundle's permissions.
+        let other = BundleManifest(bundleId: "c", sdkVersion: "0", abiVersion: 1, widgets: [], appGroups: [],
+                                   permissions: ["mount-sizes", "network-counters"], filesystems: ["xdg-data/calendars:ro"])
+        #expect(HostStatus.Bundle.reads(other) == ["network-counters", "mount-sizes", "files xdg-data/calendars:ro"])
         b.reads = nil
         let bare = StatusText.lines(HostStatus(pid: 1, bundles: [b], rejected: [], widgets: []), now: Date(timeIntervalSince1970: 0))
         #expect(bare.contains("  reads: nothing beyond its own .so and the system's files"), "\(bare)")

@@ -52,10 +52,14 @@ public struct HostStatus: Codable, Equatable, Sendable {
         public var reads: [String]? = nil
 
         /// What a bundle declares it reads, one item each: `container <group>` per app group,
-        /// `network`, `bus <name>` per session-bus name its proxy lets it talk to (other
-        /// declarations join this list as they come).
+        /// `network`, `network-counters`, `mount-sizes` (the permissions it declares),
+        /// `files <path>` per read-only path of its `filesystems` (as declared; the person's
+        /// grants are in config.json), `bus <name>` per session-bus name its proxy lets it talk to.
         public static func reads(_ m: BundleManifest) -> [String] {
-            m.appGroups.map { "container " + $0 } + ((m.permissions ?? []).contains("network") ? ["network"] : [])
+            let permissions = m.permissions ?? []
+            return m.appGroups.map { "container " + $0 }
+                + ["network", "network-counters", "mount-sizes"].filter(permissions.contains)
+                + (m.filesystems ?? []).map { "files " + $0 }
                 + BusProxyRule.accepted(m.busNames ?? []).map { "bus " + $0 }
         }
     }
