@@ -160,7 +160,7 @@ struct FakePowerSupply {
         }
         let expected = batteries.first.flatMap { FileManagerFree.read(sys + "/" + $0 + "/capacity") }
             .map { $0.filter(\.isNumber) + "%" } ?? "No Batteries"
-        #expect(eventually(timeout: 90) { d.text("batteries-accessoryInline")?.hasSuffix(expected) == true },
+        #expect(eventually(timeout: 30) { d.text("batteries-accessoryInline")?.hasSuffix(expected) == true },
                 "expected \(expected), got \(d.text("batteries-accessoryInline") ?? "nothing"); stderr:\n\(d.stderr.suffix(3000))")
     }
 }

@@ -79,7 +79,7 @@ final class FakeOpenMeteo {
         d.install(so, as: "libWeatherWidget.so")
 
         // The recorded current conditions (6.4 °C, partly cloudy), through geocoding's Berlin.
-        #expect(eventually(timeout: 90) { d.text(Self.inline)?.hasSuffix("Berlin 6° Partly Cloudy") == true },
+        #expect(eventually(timeout: 30) { d.text(Self.inline)?.hasSuffix("Berlin 6° Partly Cloudy") == true },
                 "got \(d.text(Self.inline) ?? "nothing"); stderr:\n\(d.stderr.suffix(3000))")
         #expect(server.requests.contains { $0.hasPrefix("/v1/search?name=Berlin&") })
         #expect(server.requests.contains { $0.hasPrefix("/v1/forecast?latitude=52.52437&longitude=13.41053&") })
@@ -116,7 +116,7 @@ final class FakeOpenMeteo {
             _ = run("/bin/cp", ["-r", containers, dir + "/"])
         }
         again.install(so, as: "libWeatherWidget.so")
-        #expect(eventually(timeout: 90) { again.text(Self.inline)?.hasSuffix("Berlin 6° (old)") == true },
+        #expect(eventually(timeout: 30) { again.text(Self.inline)?.hasSuffix("Berlin 6° (old)") == true },
                 "got \(again.text(Self.inline) ?? "nothing"); stderr:\n\(again.stderr.suffix(3000))")
     }
 
@@ -130,7 +130,7 @@ final class FakeOpenMeteo {
         server.stop()
         let d = try RunningDaemon(config: Self.config.replacingOccurrences(of: "accessoryInline", with: "accessoryRectangular"), environment: env)
         d.install(so, as: "libWeatherWidget.so")
-        #expect(eventually(timeout: 90) { d.text("weather-accessoryRectangular")?.contains("Berlin") == true },
+        #expect(eventually(timeout: 30) { d.text("weather-accessoryRectangular")?.contains("Berlin") == true },
                 "got \(d.text("weather-accessoryRectangular") ?? "nothing"); stderr:\n\(d.stderr.suffix(3000))")
         let text = d.text("weather-accessoryRectangular") ?? ""
         #expect(text.contains("127.0.0.1"), "the reason is not shown: \(text)")
