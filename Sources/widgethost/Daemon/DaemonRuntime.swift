@@ -93,8 +93,11 @@ final class DaemonRuntime {
         host.registry.onWorkerRested = { _ in
             ProcessMemory.trimHeap()
         }
-        host.start()
+        // The plugin folder's watch before the host's first scan of it (in `start`): a bundle
+        // dropped in between would be in neither, and missed until the folder changed again (a
+        // fresh-clone CI run saw it: a test's plugin, installed as the host started, never loaded).
         watchPlugins()
+        host.start()
         watchConfig()
         // The signals are handled (installed first of all): READY=1 means SIGHUP and SIGTERM are understood.
         systemd = SystemdService(loop: loop, host: host, notifier: systemdNotifier, logger: logger)
