@@ -13,6 +13,9 @@ other (never concurrently), so the ratios compare like with like.
       reacts to inotify and asks its worker again.
   W1s W1 with the clock of the Swift system bundle (Examples/SystemWidgets, `clock`
       accessoryInline) instead of the C benchmark plugin's: a user's real set-up, two workers.
+  W1i W1 with every bundle scripts/install-plugins.sh installed (--plugins-dir: the examples and
+      the day-one widgets) in the host's Plugins/ beside the bench plugin, none of them placed:
+      what installed but unused bundles cost the text path (issue 29).
   W2  latency from a file write to the updated output: the host's output file and its stdout,
       vs i3blocks polling (interval 1), i3blocks with `signal` (sent right after the write) and
       an i3blocks `persist` block fed by inotifywait. Those are timed from Python around its own
@@ -313,6 +316,13 @@ def w1_host_setup(args, variant, outputs=None):
         h = HostSetup(args.host, args.plugin, [clock] + files, outputs=outputs)
         shutil.copy(args.system, f"{h.dir}/Plugins/SystemWidgets.so")
         return h
+    if variant == "W1i":
+        h = HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS,
+                      outputs=outputs)
+        for name in sorted(os.listdir(args.plugins_dir)):
+            if name.endswith(".so"):
+                shutil.copy(os.path.join(args.plugins_dir, name), f"{h.dir}/Plugins/{name}")
+        return h
     return HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS,
                      outputs=outputs)
 
@@ -362,7 +372,8 @@ def w1_variant(args, results, variant):
     def ratio(name, k):
         return f"{med[name][k] / ref[k]:.2f}×" if ref[k] > 0 else "n/a"
     what = {"W1": "the files do not change", "W1r": "the files rewritten every 5 s",
-            "W1s": "the Swift system bundle's clock, the files do not change"}[variant]
+            "W1s": "the Swift system bundle's clock, the files do not change",
+            "W1i": "the files do not change, every installed bundle beside it (unplaced)"}[variant]
     lines = [f"### {variant} — clock every 1 s + 10 file widgets, {what}; {args.duration:.0f} s, {args.reps} run(s)", "",
              f"CPU of the whole run (start-up included) and steady state (t = 5–{args.duration:.0f} s, ms of CPU per s); "
              f"ratios to {ref_name} in the same run.", "",
@@ -388,6 +399,14 @@ def w1(args, results):
 
 def w1r(args, results):
     w1_variant(args, results, "W1r")
+
+
+def w1i(args, results):
+    installed = [n for n in os.listdir(args.plugins_dir) if n.endswith(".so")] if os.path.isdir(args.plugins_dir) else []
+    if not installed:
+        results.append(f"### W1i — skipped: no bundles in {args.plugins_dir} (scripts/install-plugins.sh)")
+        return
+    w1_variant(args, results, "W1i")
 
 
 def w1s(args, results):
@@ -763,7 +782,7 @@ def main():
     ap.add_argument("--habit", help="the HabitWidget .so (W6, a Swift plugin)")
     ap.add_argument("--system", help="the SystemWidgets .so (W1s, the Swift system bundle's clock)")
     ap.add_argument("--probes", help="the folder with w2probe and w2floor (W2 without polling)")
-    ap.add_argument("--only", default="W1,W1r,W1s,W2,W3,W4,W5,W6,W7,W8,W9")
+    ap.add_argument("--only", default="W1,W1r,W1s,W1i,W2,W3,W4,W5,W6,W7,W8,W9")
     ap.add_argument("--host-outputs", default="txt,files",
                     help="W1: one host row per outputs setting (txt: out/<id>.txt only; files: .txt and .json; "
                          "stdout: `--stdout i3bar` and no file, like i3status)")
@@ -777,7 +796,7 @@ def main():
     ap.add_argument("--clock-jump", type=float, default=2.0,
                     help="W4: set the system clock forward by this many seconds and back again (needs CAP_SYS_TIME; 0: no jump)")
     ap.add_argument("--plugins-dir", default=os.path.join(ROOT, "Plugins"),
-                    help="W8/W9: the plugins folder as scripts/install-plugins.sh fills it")
+                    help="W1i, W8, W9: the plugins folder as scripts/install-plugins.sh fills it")
     ap.add_argument("--latency-changes", type=int, default=100, help="W9: container writes timed to the screen")
     ap.add_argument("--out", help="also write the Markdown here")
     args = ap.parse_args()
@@ -791,7 +810,7 @@ def main():
         print(f"running {w}…", file=sys.stderr, flush=True)
         before = len(results)
         import bench_desktop
-        {"W1": w1, "W1r": w1r, "W1s": w1s, "W7": w7, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6,
+        {"W1": w1, "W1r": w1r, "W1s": w1s, "W1i": w1i, "W7": w7, "W2": w2, "W3": w3, "W4": w4, "W5": w5, "W6": w6,
          "W8": bench_desktop.w8, "W9": bench_desktop.w9}[w.strip()](args, results)
         for table in results[before:]:
             print(table + "\n", flush=True)
