@@ -1,8 +1,5 @@
 import FoundationEssentials
 import SessionBus
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the system says of a Wi-Fi interface's link: the network's name and, when the access
 /// point is known, its signal strength in percent (NetworkManager's 0–100).
@@ -41,10 +38,10 @@ struct NetworkManagerReader: WirelessLinkSource {
 
     init(connect: @escaping @Sendable () throws(BusError) -> SessionBus) { self.connect = connect }
 
-    /// NetworkManager on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
-    static let system = NetworkManagerReader { () throws(BusError) in
-        try SessionBus(address: getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) } ?? "unix:path=/run/dbus/system_bus_socket")
-    }
+    /// NetworkManager on the system bus (`SessionBus.system()`: in the sandboxed worker, its
+    /// proxy filtered to the bundle's `systemBusNames`; run unsandboxed, the bus
+    /// `DBUS_SYSTEM_BUS_ADDRESS` names, none without it).
+    static let system = NetworkManagerReader { () throws(BusError) in try SessionBus.system() }
 
     /// Interface name → its Wi-Fi link; empty when NetworkManager cannot be asked.
     func wirelessLinks() -> [String: WirelessLink] {
@@ -53,8 +50,15 @@ struct NetworkManagerReader: WirelessLinkSource {
 
     /// As `wirelessLinks`, with the bus's error when the manager itself cannot be read (no bus,
     /// no NetworkManager, access denied). A connection that vanishes while it is read is skipped.
+    /// NetworkManager not running is `ServiceUnknown`, asked first (`NameHasOwner`): a call to
+    /// its name would have the bus start it, and a widget starts no system service.
     func read() throws(BusError) -> [String: WirelessLink] {
         let bus = try connect()
+        let running = try bus.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                                   member: "NameHasOwner", arguments: [.string(Self.service)])
+        guard running.first?.boolValue == true else {
+            throw BusError(name: "org.freedesktop.DBus.Error.ServiceUnknown", message: "\(Self.service) is not running")
+        }
         let active = try bus.property("ActiveConnections", interface: Self.service, destination: Self.service, path: Self.managerPath)
         var out: [String: WirelessLink] = [:]
         for path in active.arrayValue?.compactMap(\.stringValue) ?? [] {

@@ -3,7 +3,7 @@
 NetworkSSIDTests): owns org.freedesktop.NetworkManager on the bus at ADDRESS and serves the
 properties the widget reads, from a state given as JSON:
 
-    fake_networkmanager.py ADDRESS STATE_JSON
+    fake_networkmanager.py ADDRESS STATE_JSON [READY_FILE]
 
 STATE_JSON is a list of active connections, each
     {"interface": "wlp2s0", "type": "802-11-wireless", "id": "Home", "state": 2,
@@ -11,8 +11,12 @@ STATE_JSON is a list of active connections, each
 ("ssid"/"strength" absent: no access point, SpecificObject "/"). The test switches network with
 the method org.widgethost.test.FakeNetworkManager.SetState(s STATE_JSON) on the manager's path:
 every object is made anew under new paths (as NetworkManager numbers a new activation), and the
-manager emits PropertiesChanged for ActiveConnections, as the real one does. Ends when the bus
-goes away.
+manager emits PropertiesChanged for ActiveConnections, as the real one does; or with
+
+    fake_networkmanager.py --switch ADDRESS STATE_JSON
+
+which calls it and ends. READY_FILE is written once the name is owned. Ends when the bus goes
+away.
 """
 import json
 import sys
@@ -103,8 +107,13 @@ class Fake:
 
 
 def main():
-    address, state = sys.argv[1], json.loads(sys.argv[2])
     flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+    if sys.argv[1] == "--switch":
+        connection = Gio.DBusConnection.new_for_address_sync(sys.argv[2], flags, None, None)
+        connection.call_sync(NM, ROOT, "org.widgethost.test.FakeNetworkManager", "SetState", GLib.Variant("(s)", (sys.argv[3],)),
+                             None, Gio.DBusCallFlags.NONE, -1, None)
+        return
+    address, state = sys.argv[1], json.loads(sys.argv[2])
     connection = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
     connection.set_exit_on_close(False)
     loop = GLib.MainLoop()
@@ -115,6 +124,9 @@ def main():
                                  GLib.Variant("(su)", (NM, 4)), GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, -1, None)
     if reply.unpack()[0] != 1:
         sys.exit("cannot own " + NM)
+    if len(sys.argv) > 3:
+        with open(sys.argv[3], "w") as ready:
+            ready.write("ready\n")
     loop.run()
     del fake
 
