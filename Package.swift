@@ -288,8 +288,8 @@ let package = Package(
         .testTarget(name: "WidgetDesktopSurfaceTests", dependencies: ["WidgetDesktopSurface", "WidgetDesktopScene", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(name: "WidgetDesktopAccessibilityTests", dependencies: ["CDBus", "WidgetDesktopAccessibility", "WidgetDesktopScene", "WidgetHostCore"]),
         // The Network and Disk bundle's code apart from its entry point, so its tests can link it.
-        .target(name: "NetworkDisk", dependencies: ["OpenWidgetKit"], path: "Examples/NetworkDiskWidgets", swiftSettings: pluginSwiftSettings),
-        .testTarget(name: "NetworkDiskWidgetsTests", dependencies: ["NetworkDisk"]),
+        .target(name: "NetworkDisk", dependencies: ["OpenWidgetKit", "SessionBus"], path: "Examples/NetworkDiskWidgets", swiftSettings: pluginSwiftSettings),
+        .testTarget(name: "NetworkDiskWidgetsTests", dependencies: ["NetworkDisk", "SessionBus"]),
         .testTarget(name: "CalendarWidgetTests", dependencies: ["CalendarWidget"], swiftSettings: pluginSwiftSettings),
         .testTarget(name: "WidgetConfigEditingTests", dependencies: ["WidgetConfigEditing", "WidgetHostCore", "OpenWidgetKit"]),
         .testTarget(

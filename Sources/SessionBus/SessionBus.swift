@@ -35,14 +35,35 @@ public final class SessionBus: @unchecked Sendable {
     private let connection: OpaquePointer
 
     private static let shared = Mutex<SessionBus?>(nil)
+    private static let sharedSystem = Mutex<SessionBus?>(nil)
 
     /// The process's connection to the session bus (`DBUS_SESSION_BUS_ADDRESS`), made on first
     /// use and made again when it was lost. Throws `noBusError` without a bus.
     public static func session() throws(BusError) -> SessionBus {
+        try connection(shared, variable: "DBUS_SESSION_BUS_ADDRESS", missing: "no session bus: the bundle declares no bus names, or the host has none")
+    }
+
+    /// The process's connection to the system bus (`DBUS_SYSTEM_BUS_ADDRESS`: in a worker, its
+    /// proxy filtered to the bundle's `systemBusNames`), made on first use and made again when
+    /// it was lost. Throws `noBusError` without one — a worker whose bundle declares no system
+    /// names has none, whatever the host has.
+    ///
+    ///     let system = try SessionBus.system()
+    ///     let devices = try system.call(destination: "org.freedesktop.UPower", path: "/org/freedesktop/UPower",
+    ///                                   interface: "org.freedesktop.UPower", member: "EnumerateDevices")
+    public static func system() throws(BusError) -> SessionBus {
+        try connection(sharedSystem, variable: "DBUS_SYSTEM_BUS_ADDRESS",
+                       missing: "no system bus: the bundle declares no system bus names, or the host has none")
+    }
+
+    private static func connection(_ shared: borrowing Mutex<SessionBus?>, variable: String, missing: String) throws(BusError) -> SessionBus {
         let made: Result<SessionBus, BusError> = shared.withLock { current in
             if let s = current, s.isConnected { return .success(s) }
             do throws(BusError) {
-                let s = try SessionBus(address: getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) })
+                guard let address = getenv(variable).map({ String(cString: $0) }), !address.isEmpty else {
+                    throw BusError(name: noBusError, message: missing)
+                }
+                let s = try SessionBus(address: address)
                 current = s
                 return .success(s)
             } catch {

@@ -5,7 +5,7 @@ import WidgetHostCore
 import Glibc
 #endif
 
-/// The host's own session-bus connection, for the signals bundles reload on (`BusWatch`,
+/// One of the host's own bus connections (session or system bus), for the signals bundles reload on (`BusWatch`,
 /// docs/limits.md "D-Bus"): a match rule per watch (`AddMatch`, sent without waiting), the
 /// connection's descriptor under a `uv_poll`, and each signal that matches a bundle's watch
 /// handed to `arrived(bundle, what)`. Made only when some bundle declares a signal, with
@@ -18,21 +18,25 @@ public final class BusSignalWatch {
     private var watches: [String: [BusWatch]] = [:]
     private var rules: Set<String> = []
     private let logger: Logger
+    private let busName: String
     private let arrived: (String, String) -> Void
 
-    public init?(loop: UVLoop, address: String?, logger: Logger, arrived: @escaping (_ bundle: String, _ what: String) -> Void) {
+    /// `busName`: how the log names the bus (`session bus`, `system bus`).
+    public init?(loop: UVLoop, address: String?, busName: String = "session bus", logger: Logger,
+                 arrived: @escaping (_ bundle: String, _ what: String) -> Void) {
         self.logger = logger
+        self.busName = busName
         self.arrived = arrived
         // No bus: the host said so once already, for the bundles' proxies (`BusFolders`).
         guard let address, !address.isEmpty else { return nil }
         var error = [CChar](repeating: 0, count: 512)
         guard let b = widgethost_bus_open(address, &error, error.count) else {
-            logger.warning("bus signals are not watched: \(Self.text(error))")
+            logger.warning("\(busName) signals are not watched: \(Self.text(error))")
             return nil
         }
         bus = b
         guard let p = UVPoll(loop: loop, fd: widgethost_bus_fd(b), { [weak self] _ in self?.readable() }) else {
-            logger.warning("bus signals are not watched: the connection has no descriptor")
+            logger.warning("\(busName) signals are not watched: the connection has no descriptor")
             widgethost_bus_close(b)
             return nil
         }
@@ -54,7 +58,7 @@ public final class BusSignalWatch {
 
     private func readable() {
         guard widgethost_bus_read(bus) != 0 else {
-            logger.warning("bus signals are not watched any more: the session bus closed the connection")
+            logger.warning("\(busName) signals are not watched any more: the bus closed the connection")
             close(); return
         }
         let size = 256

@@ -76,28 +76,32 @@ public final class WorkerProcess: WorkerConnection {
     private var keepAlive: WorkerProcess?
 
     public var pid: Int32 { process.pid }
-    /// The worker's bus proxy, when its sandbox spec has one (`--sandbox` at start, or in the
-    /// settings after `describe`): started by the worker's first spec with a bus folder, ended
-    /// when the worker exits. Requests wait (`waitingForProxy`) until it listens, so no plugin
-    /// code ever meets the folder without its socket.
-    private var busProxy: BusProxyProcess?
-    private var waitingForProxy = false
+    /// The worker's bus proxies, when its sandbox spec has them (`--sandbox` at start, or in
+    /// the settings after `describe`): started by the worker's first spec with a bus folder — one
+    /// for its session-bus names, one for its system-bus names —, ended when the worker exits.
+    /// Requests wait (`waitingForProxies`) until they listen, so no plugin code ever meets the
+    /// folder without its sockets.
+    private var busProxies: [BusProxyProcess]?
+    private var waitingForProxies = 0
     private let busAddress: String?
+    private let systemBusAddress: String?
     private let proxyEnvironment: [String: String]
-    /// The bus proxy's pid (0: none), for `status` and the tests.
-    public var busProxyPID: Int32 { busProxy?.pid ?? 0 }
+    /// The session-bus proxy's pid (0: none), for `status` and the tests.
+    public var busProxyPID: Int32 { busProxies?.first { $0.socketName == "bus" }?.pid ?? 0 }
 
     /// - Parameter argv0: what `ps` shows for the worker (the executable's own path when it is
     ///   started from a held descriptor, `/proc/self/fd/N`).
     /// - Parameter busAddress: the host's session bus, for a bus proxy (nil: none).
+    /// - Parameter systemBusAddress: the host's system bus, for a system-bus proxy (nil: none).
     public init(loop: UVLoop, executable: String, argv0: String? = nil, pluginPath: String, arguments: [String] = [], environment: [String: String],
-                busAddress: String? = nil, proxyEnvironment: [String: String] = [:],
+                busAddress: String? = nil, systemBusAddress: String? = nil, proxyEnvironment: [String: String] = [:],
                 logger: Logger, onExit: @escaping (WorkerFailure) -> Void) throws(WorkerFailure) {
         self.loop = loop
         self.pluginPath = pluginPath
         self.logger = logger
         self.onExit = onExit
         self.busAddress = busAddress
+        self.systemBusAddress = systemBusAddress
         self.proxyEnvironment = proxyEnvironment
         var exitBox: ((Int64, Int32) -> Void)?
         do {
@@ -122,17 +126,21 @@ public final class WorkerProcess: WorkerConnection {
         startBusProxy(for: arguments)
     }
 
-    /// Starts the bus proxy the `--sandbox` spec in `arguments` asks for, once per worker.
+    /// Starts the bus proxies the `--sandbox` spec in `arguments` asks for, once per worker.
     private func startBusProxy(for arguments: [String]) {
-        guard busProxy == nil, let i = arguments.firstIndex(of: "--sandbox"), i + 1 < arguments.count,
+        guard busProxies == nil, let i = arguments.firstIndex(of: "--sandbox"), i + 1 < arguments.count,
               let spec = WorkerSandbox.Spec.parse(arguments[i + 1]), let directory = spec.busDirectory else { return }
-        guard let busAddress else { return }  // the host makes no bus folder without a bus
-        waitingForProxy = true
-        busProxy = BusProxyProcess(loop: loop, busAddress: busAddress, directory: directory, names: spec.busNames,
-                                   environment: proxyEnvironment, logger: logger) { [weak self] in
-            guard let self else { return }
-            self.waitingForProxy = false
-            if !self.outgoing.isEmpty { self.flushTimer?.start(milliseconds: 0) }
+        // The host makes no bus folder without a bus, nor names one it does not have.
+        let wanted = [(busAddress, spec.busNames, "bus"), (systemBusAddress, spec.systemBusNames, "system")]
+            .compactMap { address, names, socket in address.flatMap { names.isEmpty ? nil : ($0, names, socket) } }
+        waitingForProxies = wanted.count
+        busProxies = wanted.map { address, names, socket in
+            BusProxyProcess(loop: loop, busAddress: address, directory: directory, socketName: socket, names: names,
+                            environment: proxyEnvironment, logger: logger) { [weak self] in
+                guard let self else { return }
+                self.waitingForProxies -= 1
+                if self.waitingForProxies == 0, !self.outgoing.isEmpty { self.flushTimer?.start(milliseconds: 0) }
+            }
         }
     }
 
@@ -154,7 +162,7 @@ public final class WorkerProcess: WorkerConnection {
 
     private func flushRequests() {
         guard !outgoing.isEmpty, !stopped, exitStatus == nil else { outgoing = []; return }
-        guard !waitingForProxy else { return }  // sent when the proxy listens
+        guard waitingForProxies == 0 else { return }  // sent when the proxies listen
         process.stdinPipe.write(outgoing)
         outgoing.removeAll(keepingCapacity: true)
     }
@@ -254,7 +262,7 @@ public final class WorkerProcess: WorkerConnection {
 
     private func exited(status: Int64, signal: Int32) {
         exitStatus = (status, signal)
-        busProxy?.stop()
+        busProxies?.forEach { $0.stop() }
         deadlineTimer?.stop()
         killTimer?.close(); killTimer = nil
         process.killGroup(SIGKILL)  // whatever the worker started ends with it
@@ -343,6 +351,7 @@ public final class UVWorkerLauncher: WorkerLauncher {
         do {
             let w = try WorkerProcess(loop: loop, executable: executable, argv0: argv0, pluginPath: pluginPath, arguments: arguments,
                                       environment: env, busAddress: hostEnvironment["DBUS_SESSION_BUS_ADDRESS"],
+                                      systemBusAddress: BusProxyRule.systemBusAddress(hostEnvironment),
                                       proxyEnvironment: hostEnvironment, logger: logger, onExit: onExit)
             logger.debug("worker started: pid \(w.pid) for \(pluginPath)")
             let pid = w.pid

@@ -81,7 +81,8 @@ let isolationTestsRun: Bool = {
               {"id": "lo", "kind": "network", "family": "accessoryRectangular", "parameters": {"interface": "lo"}},
               {"id": "none", "kind": "disk", "family": "accessoryInline", "parameters": {"mounts": "/nowhere"}}]}
             """#
-        let d = try RunningDaemon(config: config)
+        // No system bus: a NetworkManager of this machine would name its Wi-Fi network instead.
+        let d = try RunningDaemon(config: config, environment: ["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/widgethost-test-bus"])
         d.install(TestPaths.plugin("NetworkDiskWidgets"), as: "netdisk.so")
         #expect(eventually { d.text("disk-systemMedium")?.contains("free of") == true }, "\(d.stderr.suffix(2000))")
         let total = Double(totalBytes("/"))

@@ -28,8 +28,10 @@ final class TestSessionBus: @unchecked Sendable {
         let socket = dir + "/test-bus"
         address = "unix:path=" + socket
         daemon = spawnBackground("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=" + address])
-        guard eventually(timeout: 10, { FileManagerFree.exists(socket) }) else { throw Failure("dbus-daemon did not listen at \(socket)") }
         _ = dbus_threads_init_default()
+        // The socket file is there from its bind(), before the daemon's listen(): until then a
+        // connection is refused.
+        guard eventually(timeout: 10, { Self.accepts(address) }) else { throw Failure("dbus-daemon did not listen at \(socket)") }
         for name in names {
             var error = DBusError()
             dbus_error_init(&error)
@@ -50,6 +52,17 @@ final class TestSessionBus: @unchecked Sendable {
                 done.signal()
             }
         }
+    }
+
+    /// Whether the bus at `address` takes a connection now.
+    private static func accepts(_ address: String) -> Bool {
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let c = dbus_connection_open_private(address, &error) else { return false }
+        dbus_connection_close(c)
+        dbus_connection_unref(c)
+        return true
     }
 
     private func serve(_ c: OpaquePointer, name: String) {

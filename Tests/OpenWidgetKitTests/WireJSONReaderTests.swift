@@ -134,10 +134,11 @@ func everyFieldNode() -> ViewNode {
             ],
             appGroups: ["group.a", "group.b"],
             previews: [PreviewDescriptor(id: "0", name: "Clock", kind: "Clock", family: .systemSmall), PreviewDescriptor(id: "1", name: "view", kind: nil, family: nil)],
-            permissions: ["network"], busNames: ["org.mpris.MediaPlayer2.*", "org.freedesktop.UPower"],
+            permissions: ["network"], busNames: ["org.mpris.MediaPlayer2.*"],
             busSignals: [BusSignal(sender: "org.mpris.MediaPlayer2.*", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
                                    path: "/org/mpris/MediaPlayer2"),
-                         BusSignal(sender: "org.freedesktop.UPower", interface: "org.freedesktop.UPower", member: "DeviceAdded")])
+                         BusSignal(sender: "org.freedesktop.UPower", interface: "org.freedesktop.UPower", member: "DeviceAdded", bus: "system")],
+            systemBusNames: ["org.freedesktop.UPower"])
         let response = WireResponse(ok: true, manifest: manifest)
         let data = try WireCodec.encode(response)
         #expect(try WireJSONReader.response(from: data) == response, "read directly, without the fallback")

@@ -83,4 +83,40 @@ struct BusProxyRuleTests {
         let bare = StatusText.lines(HostStatus(pid: 1, bundles: [b], rejected: [], widgets: []), now: Date(timeIntervalSince1970: 0))
         #expect(bare.contains("  reads: nothing beyond its own .so and the system's files"), "\(bare)")
     }
+
+    /// `systemBusNames`: a second proxy's socket (`system`) in the same folder, its own address,
+    /// only for the bus the host has; `bus: "system"` signals of system names are watched on
+    /// the system bus, the session-bus ones on the session bus, each only for its own names.
+    @Test func systemBusNamesGetTheirOwnSocketAddressAndWatches() throws {
+        let manifest = BundleManifest(bundleId: "b", sdkVersion: "0", abiVersion: 1, widgets: [], appGroups: [],
+                                      busSignals: [BusSignal(sender: "org.freedesktop.UPower", interface: "org.freedesktop.UPower",
+                                                             member: "DeviceAdded", bus: "system"),
+                                                   BusSignal(sender: "org.freedesktop.UPower", interface: "org.freedesktop.UPower",
+                                                             member: "DeviceRemoved"),
+                                                   BusSignal(sender: "org.freedesktop.UPower", interface: "org.freedesktop.UPower",
+                                                             member: "Changed", bus: "other")],
+                                      systemBusNames: ["org.freedesktop.UPower", "not valid"])
+        let spec = WorkerSandbox.Spec(manifest: manifest, containersRoot: "/c", isolate: true, busDirectory: "/s/bus/1-2")
+        #expect(spec.busNames.isEmpty && spec.systemBusNames == ["org.freedesktop.UPower"])
+        #expect(spec.argument == "no-network isolate\nbus /s/bus/1-2\nsystem-talk org.freedesktop.UPower")
+        #expect(WorkerSandbox.Spec.parse(spec.argument) == spec)
+        #expect(spec.busAddress == nil, "no session-bus name: no DBUS_SESSION_BUS_ADDRESS")
+        #expect(spec.systemBusAddress == "unix:path=/run/widgethost-bus/system")
+        // The host without a system bus: no names, no folder, no address.
+        let none = WorkerSandbox.Spec(manifest: manifest, containersRoot: "/c", isolate: true, busDirectory: "/s/bus/1-3", systemBus: false)
+        #expect(none.systemBusNames.isEmpty && none.busDirectory == nil && none.systemBusAddress == nil)
+        #expect(WorkerSandbox.Spec.parse("no-network\nsystem-talk not valid") == nil)
+
+        let w = BusWatch.watches(for: manifest)
+        #expect(w.map(\.rule) == [
+            "type='signal',sender='org.freedesktop.UPower',interface='org.freedesktop.UPower',member='DeviceAdded'",
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',path='/org/freedesktop/DBus',arg0='org.freedesktop.UPower'",
+        ], "the session-bus signal of a system name and the unknown bus are ignored")
+        #expect(w.allSatisfy { $0.system })
+        #expect(HostStatus.Bundle.reads(manifest) == ["system bus org.freedesktop.UPower"])
+        #expect(BusProxyRule.systemBusAddress([:]) == "unix:path=/run/dbus/system_bus_socket")
+        #expect(BusProxyRule.systemBusAddress(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/t/b"]) == "unix:path=/t/b")
+        #expect(BusProxyRule.systemBusMissing("unix:path=/nonexistent/bus,guid=1") == "no system bus (/nonexistent/bus does not exist)")
+        #expect(BusProxyRule.systemBusMissing("unix:path=/") == nil)
+    }
 }

@@ -16,9 +16,10 @@ final class PluginRuntime: @unchecked Sendable {
     let filesystems: [String]
     let busNames: [String]
     let busSignals: [BusSignal]
+    let systemBusNames: [String]
 
     init(bundleId: String, records: [WidgetRecord], appGroups: [String], permissions: [String] = [], filesystems: [String] = [],
-         busNames: [String] = [], busSignals: [BusSignal] = []) {
+         busNames: [String] = [], systemBusNames: [String] = [], busSignals: [BusSignal] = []) {
         self.bundleId = bundleId
         self.records = records
         self.appGroups = appGroups
@@ -26,6 +27,7 @@ final class PluginRuntime: @unchecked Sendable {
         self.filesystems = filesystems
         self.busNames = busNames
         self.busSignals = busSignals
+        self.systemBusNames = systemBusNames
     }
 
     var manifest: BundleManifest {
@@ -36,7 +38,8 @@ final class PluginRuntime: @unchecked Sendable {
                               permissions: permissions.isEmpty ? nil : permissions,
                               filesystems: filesystems.isEmpty ? nil : filesystems,
                               busNames: busNames.isEmpty ? nil : busNames,
-                              busSignals: busSignals.isEmpty ? nil : busSignals)
+                              busSignals: busSignals.isEmpty ? nil : busSignals,
+                              systemBusNames: systemBusNames.isEmpty ? nil : systemBusNames)
     }
 
     func handle(_ data: Data) -> Data {

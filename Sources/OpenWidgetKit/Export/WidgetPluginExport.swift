@@ -18,22 +18,26 @@ import Glibc
 /// `filesystems: ["xdg-data/calendars:ro", "~/.calendars:ro"]` lets it read those paths (Flatpak's
 /// `--filesystem=…:ro`; read-only only); `busNames: ["org.mpris.MediaPlayer2.*"]` lets it talk to
 /// those names on the session bus, through a filtering proxy (`SessionBus`, docs/limits.md
-/// "D-Bus"); `busSignals` are the signals of those names that reload its timelines.
+/// "D-Bus"); `systemBusNames: ["org.freedesktop.UPower"]` the same on the system bus
+/// (`SessionBus.system()`); `busSignals` are the signals of those names that reload its
+/// timelines (`bus: "system"` for a system-bus one).
 public enum WidgetPluginExport {
     public static func entry<B: WidgetBundle>(_ bundle: B.Type, bundleId: String? = nil, appGroups: [String] = [],
                                               permissions: [String] = [], filesystems: [String] = [],
-                                              busNames: [String] = [], busSignals: [BusSignal] = []) -> UnsafeRawPointer {
+                                              busNames: [String] = [], systemBusNames: [String] = [],
+                                              busSignals: [BusSignal] = []) -> UnsafeRawPointer {
         install { PluginRuntime(bundleId: bundleId ?? String(reflecting: B.self), records: B().body.body._widgetRecords,
                                 appGroups: appGroups, permissions: permissions, filesystems: filesystems,
-                                busNames: busNames, busSignals: busSignals) }
+                                busNames: busNames, systemBusNames: systemBusNames, busSignals: busSignals) }
     }
 
     public static func entry<W: Widget>(_ widget: W.Type, bundleId: String? = nil, appGroups: [String] = [],
                                         permissions: [String] = [], filesystems: [String] = [],
-                                        busNames: [String] = [], busSignals: [BusSignal] = []) -> UnsafeRawPointer {
+                                        busNames: [String] = [], systemBusNames: [String] = [],
+                                        busSignals: [BusSignal] = []) -> UnsafeRawPointer {
         install { PluginRuntime(bundleId: bundleId ?? String(reflecting: W.self), records: W().body._widgetRecords,
                                 appGroups: appGroups, permissions: permissions, filesystems: filesystems,
-                                busNames: busNames, busSignals: busSignals) }
+                                busNames: busNames, systemBusNames: systemBusNames, busSignals: busSignals) }
     }
 
     private static func install(_ make: () -> PluginRuntime) -> UnsafeRawPointer {

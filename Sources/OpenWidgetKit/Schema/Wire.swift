@@ -116,7 +116,7 @@ public struct WidgetDescriptor: Codable, Hashable, Sendable {
 
 /// What `describe` returns.
 public struct BundleManifest: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions, filesystems, busNames, busSignals }
+    enum CodingKeys: String, CodingKey, CaseIterable { case bundleId, sdkVersion, abiVersion, widgets, appGroups, previews, permissions, filesystems, busNames, busSignals, systemBusNames }
 
     public var bundleId: String
     public var sdkVersion: String
@@ -142,28 +142,35 @@ public struct BundleManifest: Codable, Hashable, Sendable {
     /// The session-bus signals that reload the bundle's timelines: the host watches them on its
     /// own connection (a match rule each), so a resting worker wakes only when its data changed.
     public var busSignals: [BusSignal]?
+    /// The system-bus names the bundle talks to (Flatpak's `--system-talk-name`; the same rules
+    /// as `busNames`): its worker reaches the system bus only through a second `xdg-dbus-proxy`
+    /// filtered to these (docs/limits.md "D-Bus"). Absent: no system bus.
+    public var systemBusNames: [String]?
     public init(bundleId: String, sdkVersion: String, abiVersion: Int, widgets: [WidgetDescriptor], appGroups: [String],
                 previews: [PreviewDescriptor]? = nil, permissions: [String]? = nil, filesystems: [String]? = nil,
-                busNames: [String]? = nil, busSignals: [BusSignal]? = nil) {
+                busNames: [String]? = nil, busSignals: [BusSignal]? = nil, systemBusNames: [String]? = nil) {
         self.bundleId = bundleId; self.sdkVersion = sdkVersion; self.abiVersion = abiVersion
         self.widgets = widgets; self.appGroups = appGroups; self.previews = previews; self.permissions = permissions
-        self.filesystems = filesystems; self.busNames = busNames; self.busSignals = busSignals
+        self.filesystems = filesystems; self.busNames = busNames; self.busSignals = busSignals; self.systemBusNames = systemBusNames
     }
 }
 
-/// A session-bus signal a bundle reloads on (`BundleManifest.busSignals`): from `sender` (one of
-/// its declared bus names; a wildcard name matches any sender), of `interface.member`, at
-/// `path` when given — e.g. MPRIS's `org.freedesktop.DBus.Properties.PropertiesChanged` at
-/// `/org/mpris/MediaPlayer2`.
+/// A bus signal a bundle reloads on (`BundleManifest.busSignals`): from `sender` (one of its
+/// declared bus names; a wildcard name matches any sender), of `interface.member`, at `path`
+/// when given — e.g. MPRIS's `org.freedesktop.DBus.Properties.PropertiesChanged` at
+/// `/org/mpris/MediaPlayer2`. `bus`: `"system"` for a signal on the system bus (its sender then
+/// one of `systemBusNames`, e.g. UPower's `DeviceAdded`); absent: the session bus.
 public struct BusSignal: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case sender, interface, member, path }
+    enum CodingKeys: String, CodingKey, CaseIterable { case sender, interface, member, path, bus }
 
     public var sender: String
     public var interface: String
     public var member: String
     public var path: String?
-    public init(sender: String, interface: String, member: String, path: String? = nil) {
-        self.sender = sender; self.interface = interface; self.member = member; self.path = path
+    /// `"system"`, or nil for the session bus (any other value: the host ignores the signal).
+    public var bus: String?
+    public init(sender: String, interface: String, member: String, path: String? = nil, bus: String? = nil) {
+        self.sender = sender; self.interface = interface; self.member = member; self.path = path; self.bus = bus
     }
 }
 

@@ -212,7 +212,7 @@ struct WireJSONReader {
     // (`JSONDecoder` took ~1.3 M instructions for the benchmark's 11-widget manifest).
     private mutating func manifest() throws -> BundleManifest {
         var bundleId: String?, sdkVersion: String?, abiVersion: Int?, widgets: [WidgetDescriptor]?, appGroups: [String]?
-        var previews: [PreviewDescriptor]?, permissions: [String]?, filesystems: [String]?, busNames: [String]?, busSignals: [BusSignal]?
+        var previews: [PreviewDescriptor]?, permissions: [String]?, filesystems: [String]?, busNames: [String]?, busSignals: [BusSignal]?, systemBusNames: [String]?
         var cursor = try beginObject()
         while let key = try nextKey(&cursor) {
             switch key {
@@ -226,13 +226,14 @@ struct WireJSONReader {
             case "filesystems": filesystems = try isNull() ? nil : try strings()
             case "busNames": busNames = try isNull() ? nil : try strings()
             case "busSignals": busSignals = try isNull() ? nil : try busSignalList()
+            case "systemBusNames": systemBusNames = try isNull() ? nil : try strings()
             default: try skipValue()
             }
         }
         guard let bundleId, let sdkVersion, let abiVersion, let widgets, let appGroups else { throw Unsupported() }
         return BundleManifest(bundleId: bundleId, sdkVersion: sdkVersion, abiVersion: abiVersion, widgets: widgets,
                               appGroups: appGroups, previews: previews, permissions: permissions, filesystems: filesystems,
-                              busNames: busNames, busSignals: busSignals)
+                              busNames: busNames, busSignals: busSignals, systemBusNames: systemBusNames)
     }
 
     private mutating func widgetDescriptor() throws -> WidgetDescriptor {
@@ -290,7 +291,7 @@ struct WireJSONReader {
         var out: [BusSignal] = []
         var c = try beginArray()
         while try nextElement(&c) {
-            var sender: String?, interface: String?, member: String?, path: String?
+            var sender: String?, interface: String?, member: String?, path: String?, bus: String?
             var cursor = try beginObject()
             while let key = try nextKey(&cursor) {
                 switch key {
@@ -298,11 +299,12 @@ struct WireJSONReader {
                 case "interface": interface = try string()
                 case "member": member = try string()
                 case "path": path = try isNull() ? nil : try string()
+                case "bus": bus = try isNull() ? nil : try string()
                 default: try skipValue()
                 }
             }
             guard let sender, let interface, let member else { throw Unsupported() }
-            out.append(BusSignal(sender: sender, interface: interface, member: member, path: path))
+            out.append(BusSignal(sender: sender, interface: interface, member: member, path: path, bus: bus))
         }
         return out
     }

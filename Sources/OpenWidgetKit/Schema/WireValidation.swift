@@ -174,7 +174,7 @@ public enum WireValidation {
             case .previews:
                 for key in Keys.previewDescriptor { switch key { case .id, .name, .kind, .family: break } }
             case .abiVersion: break  // any integer: compared with the host's, never used as a number
-            case .bundleId, .sdkVersion, .appGroups, .permissions, .filesystems, .busNames, .busSignals: break
+            case .bundleId, .sdkVersion, .appGroups, .permissions, .filesystems, .busNames, .busSignals, .systemBusNames: break
             }
         }
     }

@@ -54,13 +54,15 @@ public struct HostStatus: Codable, Equatable, Sendable {
         /// What a bundle declares it reads, one item each: `container <group>` per app group,
         /// `network`, `network-counters`, `mount-sizes` (the permissions it declares),
         /// `files <path>` per read-only path of its `filesystems` (as declared; the person's
-        /// grants are in config.json), `bus <name>` per session-bus name its proxy lets it talk to.
+        /// grants are in config.json), `bus <name>` per session-bus name its proxy lets it talk to,
+        /// `system bus <name>` per system-bus name.
         public static func reads(_ m: BundleManifest) -> [String] {
             let permissions = m.permissions ?? []
             return m.appGroups.map { "container " + $0 }
                 + ["network", "network-counters", "mount-sizes"].filter(permissions.contains)
                 + (m.filesystems ?? []).map { "files " + $0 }
                 + BusProxyRule.accepted(m.busNames ?? []).map { "bus " + $0 }
+                + BusProxyRule.accepted(m.systemBusNames ?? []).map { "system bus " + $0 }
         }
     }
 

@@ -1,4 +1,7 @@
 import OpenWidgetKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The session-bus names a bundle declares (`BundleManifest.busNames`, Flatpak's
 /// `--talk-name`) and the `xdg-dbus-proxy` that enforces them (docs/limits.md "D-Bus").
@@ -48,11 +51,27 @@ public enum BusProxyRule {
     public static func proxyArguments(busAddress: String, socket: String, names: [String], syncFD: Int32) -> [String] {
         ["--fd=\(syncFD)", busAddress, socket, "--filter"] + names.map { "--talk=" + $0 }
     }
+
+    /// Where the system bus is for a host with `environment`: `DBUS_SYSTEM_BUS_ADDRESS`, else
+    /// the well-known `unix:path=/run/dbus/system_bus_socket` (the D-Bus specification's).
+    public static func systemBusAddress(_ environment: [String: String]) -> String {
+        if let a = environment["DBUS_SYSTEM_BUS_ADDRESS"], !a.isEmpty { return a }
+        return "unix:path=/run/dbus/system_bus_socket"
+    }
+
+    /// Why the system bus at `address` is not there (its socket file is missing), or nil when it
+    /// may be: only `unix:path=` addresses are checked, the others are left to the connection.
+    public static func systemBusMissing(_ address: String) -> String? {
+        guard address.hasPrefix("unix:path=") else { return nil }
+        let path = String(address.dropFirst("unix:path=".count).prefix { $0 != "," && $0 != ";" })
+        return access(path, F_OK) == 0 ? nil : "no system bus (\(path) does not exist)"
+    }
 }
 
-/// What the host watches on its own session-bus connection for a bundle: each declared signal
-/// (`BundleManifest.busSignals`) whose sender is one of the bundle's accepted bus names, and the
-/// owner changes of those names (a player appearing or leaving). A signal that matches reloads
+/// What the host watches on its own bus connections for a bundle: each declared signal
+/// (`BundleManifest.busSignals`) whose sender is one of the bundle's accepted bus names of its
+/// bus (`busNames`, or `systemBusNames` for `bus: "system"`), and the owner changes of those
+/// names (a player appearing or leaving) — `system` says which connection. A signal that matches reloads
 /// the bundle's timelines (`WidgetHost.busSignalArrived`). Pure values; any thread.
 public struct BusWatch: Hashable, Sendable {
     /// The match rule given to the bus (`AddMatch`).
@@ -63,32 +82,38 @@ public struct BusWatch: Hashable, Sendable {
     /// For `NameOwnerChanged`: the name (exact) or the prefix (a wildcard's, with its dot).
     let nameArgument: String?
     let namePrefix: Bool
+    /// On the system bus (`BusSignal.bus == "system"`, or a system name's owner), else the session bus.
+    public var system = false
     /// How the log names it (`org.freedesktop.DBus.Properties.PropertiesChanged`).
     public var what: String { nameArgument.map { "owner of \($0)\(namePrefix ? "*" : "")" } ?? interface + "." + member }
 
     /// The watches `manifest` asks for: none unless it declares accepted bus names; a signal
-    /// whose sender is not one of them is ignored. At most 16 signals.
+    /// whose sender is not one of its bus's names is ignored. At most 16 signals.
     public static func watches(for manifest: BundleManifest) -> [BusWatch] {
-        let names = BusProxyRule.accepted(manifest.busNames ?? [])
-        guard !names.isEmpty else { return [] }
+        let session = BusProxyRule.accepted(manifest.busNames ?? []), system = BusProxyRule.accepted(manifest.systemBusNames ?? [])
+        guard !session.isEmpty || !system.isEmpty else { return [] }
         var out: [BusWatch] = []
-        for s in (manifest.busSignals ?? []).prefix(BusProxyRule.maximumCount) where names.contains(s.sender) {
-            guard isElementPath(s.interface), isMember(s.member), s.path.map(isObjectPath) ?? true else { continue }
+        for s in (manifest.busSignals ?? []).prefix(BusProxyRule.maximumCount) {
+            guard s.bus == nil || s.bus == "system", (s.bus == nil ? session : system).contains(s.sender),
+                  isElementPath(s.interface), isMember(s.member), s.path.map(isObjectPath) ?? true else { continue }
             let wildcard = s.sender.hasSuffix(".*")
             // A wildcard sender has no match-rule form (signals carry the sender's unique name):
             // the interface, member and path say enough (MPRIS's path is the same for every player).
             var parts = ["type='signal'", "interface='\(s.interface)'", "member='\(s.member)'"]
             if !wildcard { parts.insert("sender='\(s.sender)'", at: 1) }
             if let p = s.path { parts.append("path='\(p)'") }
-            out.append(BusWatch(rule: parts.joined(separator: ","), interface: s.interface, member: s.member, path: s.path, nameArgument: nil, namePrefix: false))
+            out.append(BusWatch(rule: parts.joined(separator: ","), interface: s.interface, member: s.member, path: s.path,
+                                nameArgument: nil, namePrefix: false, system: s.bus != nil))
         }
-        for n in names {
-            let wildcard = n.hasSuffix(".*")
-            let name = wildcard ? String(n.dropLast(2)) : n
-            let rule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',path='/org/freedesktop/DBus',"
-                + (wildcard ? "arg0namespace='\(name)'" : "arg0='\(name)'")
-            out.append(BusWatch(rule: rule, interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
-                                nameArgument: wildcard ? name + "." : name, namePrefix: wildcard))
+        for (names, system) in [(session, false), (system, true)] {
+            for n in names {
+                let wildcard = n.hasSuffix(".*")
+                let name = wildcard ? String(n.dropLast(2)) : n
+                let rule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',path='/org/freedesktop/DBus',"
+                    + (wildcard ? "arg0namespace='\(name)'" : "arg0='\(name)'")
+                out.append(BusWatch(rule: rule, interface: "org.freedesktop.DBus", member: "NameOwnerChanged", path: "/org/freedesktop/DBus",
+                                    nameArgument: wildcard ? name + "." : name, namePrefix: wildcard, system: system))
+            }
         }
         return out
     }

@@ -151,9 +151,10 @@ extension HostConfig {
     /// The sandbox spec of the bundle from `fileName` with `manifest`: its containers, network,
     /// and the folders it declares and the person granted, resolved in `environment`.
     public func sandboxSpec(fileName: String, manifest: BundleManifest, environment: [String: String], isolate: Bool,
-                            busDirectory: String? = nil) -> WorkerSandbox.Spec {
+                            busDirectory: String? = nil, sessionBus: Bool = true, systemBus: Bool = true) -> WorkerSandbox.Spec {
         WorkerSandbox.Spec(manifest: manifest, containersRoot: paths.containers, isolate: isolate,
                            granted: grantedFilesystems(fileName: fileName, bundleId: manifest.bundleId),
-                           environment: environment, protected: protectedFromGrants, busDirectory: busDirectory)
+                           environment: environment, protected: protectedFromGrants, busDirectory: busDirectory,
+                           sessionBus: sessionBus, systemBus: systemBus)
     }
 }

@@ -24,10 +24,10 @@ enum LimitsWiring {
             let l = enforcer.config.limits(fileName: bundle.name, bundleId: registry?.bundles[bundle.name]?.bundleId)
             var args = l.workerArguments
             if WorkerSandbox.landlockABI != nil {
+                let bus = busFolders.make(for: bundle.name, bundle.manifest, state: enforcer.config.paths.state)
                 args += ["--sandbox", enforcer.config.sandboxSpec(fileName: bundle.name, manifest: bundle.manifest, environment: ProcessEnvironment.current(),
-                                                                   isolate: WorkerSandbox.isolationAvailable,
-                                                                   busDirectory: busFolders.make(for: bundle.name, bundle.manifest,
-                                                                                                 state: enforcer.config.paths.state)).argument]
+                                                                   isolate: WorkerSandbox.isolationAvailable, busDirectory: bus?.folder,
+                                                                   sessionBus: bus?.session ?? false, systemBus: bus?.system ?? false).argument]
             }
             return args
         }
@@ -54,24 +54,34 @@ extension Limits {
 
 /// The folders where workers' bus proxies listen (`<state>/bus/<n>`, 0700, one per worker
 /// start; `BusProxyProcess` removes its own), made for a bundle that declares valid bus names
-/// when the host has a session bus; without one, a line in the log, once, and no folder (the
-/// worker then has no bus at all). Loop thread only.
+/// when the host has that bus (the session bus's `DBUS_SESSION_BUS_ADDRESS`; the system bus,
+/// `BusProxyRule.systemBusAddress`, whose socket is there); without it, a line in the log, once
+/// per bus, and no proxy for it (the worker then has no such bus at all). Loop thread only.
 final class BusFolders {
     private let logger: Logger
     private var count = 0
-    private var toldNoBus = false
+    private var toldNoBus = false, toldNoSystemBus = false
     private var told: Set<String> = []
     init(logger: Logger) { self.logger = logger }
 
-    func make(for name: String, _ manifest: BundleManifest, state: String) -> String? {
-        let declared = manifest.busNames ?? []
-        guard !declared.isEmpty else { return nil }
-        if let problem = BusProxyRule.problem(declared), told.insert(name).inserted { logger.warning("\(name): \(problem)") }
-        guard !BusProxyRule.accepted(declared).isEmpty else { return nil }
-        guard let address = ProcessEnvironment.current()["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+    /// The folder, and which buses the worker gets proxies for; nil when none.
+    func make(for name: String, _ manifest: BundleManifest, state: String) -> (folder: String, session: Bool, system: Bool)? {
+        let declared = manifest.busNames ?? [], declaredSystem = manifest.systemBusNames ?? []
+        guard !declared.isEmpty || !declaredSystem.isEmpty else { return nil }
+        if let problem = BusProxyRule.problem(declared) ?? BusProxyRule.problem(declaredSystem).map({ "system bus: " + $0 }),
+           told.insert(name).inserted { logger.warning("\(name): \(problem)") }
+        let environment = ProcessEnvironment.current()
+        var session = !BusProxyRule.accepted(declared).isEmpty
+        var system = !BusProxyRule.accepted(declaredSystem).isEmpty
+        if session, environment["DBUS_SESSION_BUS_ADDRESS"]?.isEmpty ?? true {
             if !toldNoBus { toldNoBus = true; logger.warning("no session bus (DBUS_SESSION_BUS_ADDRESS is not set): \(name) and other bundles that declare bus names get none") }
-            return nil
+            session = false
         }
+        if system, let missing = BusProxyRule.systemBusMissing(BusProxyRule.systemBusAddress(environment)) {
+            if !toldNoSystemBus { toldNoSystemBus = true; logger.warning("\(missing): \(name) and other bundles that declare system bus names get none") }
+            system = false
+        }
+        guard session || system else { return nil }
         count += 1
         let folder = state + "/bus/\(getpid())-\(count)"
         do {
@@ -80,9 +90,9 @@ final class BusFolders {
         } catch {
             logger.error("\(name): cannot make its bus folder: \(error)"); return nil
         }
-        guard folder.utf8.count + 4 < 108 else {
-            logger.error("\(name): its bus socket's path \(folder)/bus is longer than a Unix socket's 107 bytes: no bus"); return nil
+        guard folder.utf8.count + 7 < 108 else {
+            logger.error("\(name): its bus sockets' path \(folder)/system is longer than a Unix socket's 107 bytes: no bus"); return nil
         }
-        return folder
+        return (folder, session, system)
     }
 }

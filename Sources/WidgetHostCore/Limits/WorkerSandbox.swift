@@ -24,8 +24,8 @@ import Glibc
 /// (`RenderConfinement`). Pure values plus the calls.
 public enum WorkerSandbox {
     /// What one worker may use beyond the base: containers to read and write, network or not,
-    /// the session-bus names it talks to through its proxy (`busNames`, whose socket the host
-    /// makes in `busDirectory`: `BusProxyRule`); and whether to isolate it in namespaces under a
+    /// the session-bus and system-bus names it talks to through its proxies (`busNames`,
+    /// `systemBusNames`, whose sockets the host makes in `busDirectory`: `BusProxyRule`); and whether to isolate it in namespaces under a
     /// seccomp filter (the host's probe said this kernel can, `isolationUnavailableReason`).
     public struct Spec: Equatable, Sendable {
         public var readWrite: [String]
@@ -43,26 +43,30 @@ public enum WorkerSandbox {
         /// of them in `WIDGETHOST_GRANTED_PATHS` (one path a line), as it cannot know them otherwise.
         public var granted: [String] = []
         public var busNames: [String] = []
-        /// The folder (host path) where the host's `xdg-dbus-proxy` for this worker listens, as
-        /// `bus`; nil: no proxy, no socket, no `DBUS_SESSION_BUS_ADDRESS`, no Unix sockets.
+        /// The system-bus names (`systemBusNames`), through a second proxy at `system`.
+        public var systemBusNames: [String] = []
+        /// The folder (host path) where the host's `xdg-dbus-proxy`s for this worker listen, the
+        /// session bus's as `bus`, the system bus's as `system`; nil: no proxy, no socket, no
+        /// `DBUS_SESSION_BUS_ADDRESS` nor `DBUS_SYSTEM_BUS_ADDRESS`, no Unix sockets.
         public var busDirectory: String?
         public init(readWrite: [String] = [], network: Bool = false, isolate: Bool = false,
                     networkCounters: Bool = false, mountSizes: Bool = false, readOnly: [String] = [], granted: [String] = [],
-                    busNames: [String] = [], busDirectory: String? = nil) {
+                    busNames: [String] = [], systemBusNames: [String] = [], busDirectory: String? = nil) {
             self.readWrite = readWrite; self.network = network; self.isolate = isolate
             self.networkCounters = networkCounters; self.mountSizes = mountSizes
             self.readOnly = readOnly; self.granted = granted
-            self.busNames = busNames; self.busDirectory = busDirectory
+            self.busNames = busNames; self.systemBusNames = systemBusNames; self.busDirectory = busDirectory
         }
 
         /// The spec for a bundle with `manifest` (the placeholder of a bundle not yet described
         /// gets nothing: its `describe` runs with the base only). `granted`: the person's
         /// `bundles.<id>.filesystems`; both it and the manifest's are resolved in `environment`,
         /// the ones `FilesystemGrant` refuses left out (`HostConfig.readPaths` reports them).
-        /// `busDirectory`: where its bus proxy is to listen, when it declares valid bus names and
-        /// there is a session bus.
+        /// `busDirectory`: where its bus proxies are to listen, when it declares valid bus names
+        /// and the host has the bus (`sessionBus`, `systemBus`: which of them it has).
         public init(manifest: BundleManifest, containersRoot: String, isolate: Bool = false, granted: [String] = [],
-                    environment: [String: String] = [:], protected: [String] = [], busDirectory: String? = nil) {
+                    environment: [String: String] = [:], protected: [String] = [], busDirectory: String? = nil,
+                    sessionBus: Bool = true, systemBus: Bool = true) {
             readWrite = manifest.appGroups.filter(AppGroupContainer.isValidGroupID).sorted().map { containersRoot + "/" + $0 }
             network = manifest.permissions?.contains("network") ?? false
             networkCounters = manifest.permissions?.contains("network-counters") ?? false
@@ -72,21 +76,24 @@ public enum WorkerSandbox {
             let mine = FilesystemGrant.resolveAll(granted, environment: environment, protected: protected + [containersRoot]).paths
             readOnly = own + mine.filter { !own.contains($0) }
             self.granted = readOnly.filter(mine.contains)
-            busNames = BusProxyRule.accepted(manifest.busNames ?? [])
-            self.busDirectory = busNames.isEmpty ? nil : busDirectory
-            if self.busDirectory == nil { busNames = [] }
+            busNames = sessionBus ? BusProxyRule.accepted(manifest.busNames ?? []) : []
+            systemBusNames = systemBus ? BusProxyRule.accepted(manifest.systemBusNames ?? []) : []
+            self.busDirectory = busNames.isEmpty && systemBusNames.isEmpty ? nil : busDirectory
+            if self.busDirectory == nil { busNames = []; systemBusNames = [] }
         }
 
         /// The `--sandbox` argument: `network` or `no-network` (then ` isolate`,
         /// ` network-counters`, ` mount-sizes` when asked), then one read-write path per line,
         /// then `ro <path>` per read-only path and `grant <path>` per granted one, then
-        /// `bus <folder>` and one `talk <name>` per bus name (no JSON decoder in the worker's
+        /// `bus <folder>`, one `talk <name>` per bus name and one `system-talk <name>` per
+        /// system-bus name (no JSON decoder in the worker's
         /// start-up: it is on every worker's cold path).
         public var argument: String {
             let flags = [isolate ? " isolate" : "", networkCounters ? " network-counters" : "", mountSizes ? " mount-sizes" : ""].joined()
             return ([(network ? "network" : "no-network") + flags] + readWrite
                 + readOnly.map { (granted.contains($0) ? "grant " : "ro ") + $0 }
-                + (busDirectory.map { ["bus " + $0] } ?? []) + busNames.map { "talk " + $0 }).joined(separator: "\n")
+                + (busDirectory.map { ["bus " + $0] } ?? []) + busNames.map { "talk " + $0 }
+                + systemBusNames.map { "system-talk " + $0 }).joined(separator: "\n")
         }
         public static func parse(_ argument: String) -> Spec? {
             let lines = argument.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -101,6 +108,9 @@ public enum WorkerSandbox {
                 else if line.hasPrefix("grant /") { let p = String(line.dropFirst(6)); spec.readOnly.append(p); spec.granted.append(p) }
                 else if line.hasPrefix("bus /"), spec.busDirectory == nil { spec.busDirectory = String(line.dropFirst(4)) }
                 else if line.hasPrefix("talk "), BusProxyRule.isValid(String(line.dropFirst(5))) { spec.busNames.append(String(line.dropFirst(5))) }
+                else if line.hasPrefix("system-talk "), BusProxyRule.isValid(String(line.dropFirst(12))) {
+                    spec.systemBusNames.append(String(line.dropFirst(12)))
+                }
                 else { return nil }
             }
             return spec
@@ -109,8 +119,11 @@ public enum WorkerSandbox {
         /// What the worker's `DBUS_SESSION_BUS_ADDRESS` is, inside its sandbox: the proxy's
         /// socket at the fixed path where the isolated sandbox binds its folder, or at its own
         /// path without isolation; nil without a proxy.
-        public var busAddress: String? {
-            busDirectory.map { "unix:path=" + (isolate ? WIDGETHOST_BUS_DIRECTORY : $0) + "/bus" }
+        public var busAddress: String? { busNames.isEmpty ? nil : socketAddress("bus") }
+        /// The same for `DBUS_SYSTEM_BUS_ADDRESS`: the system-bus proxy's socket, `system`.
+        public var systemBusAddress: String? { systemBusNames.isEmpty ? nil : socketAddress("system") }
+        private func socketAddress(_ name: String) -> String? {
+            busDirectory.map { "unix:path=" + (isolate ? WIDGETHOST_BUS_DIRECTORY : $0) + "/" + name }
         }
     }
 
@@ -299,8 +312,9 @@ public enum WorkerSandbox {
                     readWrite: ["/dev/null"] + spec.readWrite, network: spec.network,
                     environment: environment, keeping: keptEnvironment,
                     hostNetworkNamespace: spec.networkCounters, statOnly: sizes, busDirectory: spec.busDirectory)
-        // After the cut of the environment: the proxy's address is the only bus it knows.
+        // After the cut of the environment: the proxies' addresses are the only buses it knows.
         if let address = spec.busAddress { setenv("DBUS_SESSION_BUS_ADDRESS", address, 1) } else { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
+        if let address = spec.systemBusAddress { setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1) } else { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
     }
 
     /// The sandbox of a worker or of the render process (`widgethost-render --serve`), applied to

@@ -32,6 +32,8 @@ final class DaemonRuntime {
     /// The session-bus connection for the bundles' declared signals, while some bundle has one.
     private var busSignals: BusSignalWatch?
     private var busSignalsFailed = false
+    private var systemBusSignals: BusSignalWatch?
+    private var systemBusSignalsFailed = false
     private var shuttingDown = false
     private var shutdownForced = false
     private var control: DaemonControl?
@@ -141,17 +143,28 @@ final class DaemonRuntime {
         if configWatcher == nil { logger.error("cannot watch \(dir) for config changes") }
     }
 
-    /// Connects to the session bus for the bundles' signals on first need (once: a failure is
-    /// logged once), follows their watches, and lets go when no bundle has one.
+    /// Connects to the session bus, and to the system bus, for the bundles' signals on first
+    /// need (once each: a failure is logged once), follows their watches, and lets go of a bus
+    /// when no bundle has one on it.
     private func watchBus(_ watches: [String: [BusWatch]]) {
-        if watches.isEmpty { busSignals?.close(); busSignals = nil; return }
-        if busSignals == nil && !busSignalsFailed {
-            busSignals = BusSignalWatch(loop: loop, address: ProcessEnvironment.current()["DBUS_SESSION_BUS_ADDRESS"], logger: logger) { [weak self] bundle, what in
+        func on(system: Bool) -> [String: [BusWatch]] { watches.mapValues { $0.filter { $0.system == system } }.filter { !$0.value.isEmpty } }
+        let environment = ProcessEnvironment.current()
+        watchBus(on(system: false), &busSignals, &busSignalsFailed, address: environment["DBUS_SESSION_BUS_ADDRESS"], name: "session bus")
+        // No system bus: the host said so once already, for the bundles' proxies (`BusFolders`).
+        let system = BusProxyRule.systemBusAddress(environment)
+        watchBus(on(system: true), &systemBusSignals, &systemBusSignalsFailed,
+                 address: BusProxyRule.systemBusMissing(system) == nil ? system : nil, name: "system bus")
+    }
+
+    private func watchBus(_ watches: [String: [BusWatch]], _ watch: inout BusSignalWatch?, _ failed: inout Bool, address: String?, name: String) {
+        if watches.isEmpty { watch?.close(); watch = nil; return }
+        if watch == nil && !failed {
+            watch = BusSignalWatch(loop: loop, address: address, busName: name, logger: logger) { [weak self] bundle, what in
                 self?.host.busSignalArrived(bundle: bundle, what: what)
             }
-            busSignalsFailed = busSignals == nil
+            failed = watch == nil
         }
-        busSignals?.update(watches)
+        watch?.update(watches)
     }
 
     private func watchContainers(_ dirs: [String: String]) {

@@ -3,7 +3,10 @@
 // names it can see, tries the test's real bus address directly (`WIDGETHOST_TEST_REAL_BUS`),
 // and tells whether it has a bus address and may make a Unix socket. It declares
 // `org.example.A` unless `WIDGETHOST_TEST_BUS_UNDECLARED` is set in the host's environment
-// (the worker keeps `WIDGETHOST_*` variables), so one fixture is both bundles.
+// (the worker keeps `WIDGETHOST_*` variables), so one fixture is both bundles. With
+// `WIDGETHOST_TEST_SYSTEM_BUS` set it is the system-bus probe: it declares `org.example.A` as a
+// system-bus name (`systemBusNames`, its signal `bus: "system"`), no session-bus name, and
+// probes through `SessionBus.system()` and `DBUS_SYSTEM_BUS_ADDRESS`.
 import FoundationEssentials
 import OpenWidgetKit
 import SessionBus
@@ -20,9 +23,15 @@ struct ProbeEntry: TimelineEntry {
 /// one line of at most 64 characters in `out/<id>.json`.
 func short(_ error: BusError) -> String { String(error.name.split(separator: ".").last ?? "?") }
 
+/// Whether this is the system-bus probe.
+let onSystemBus = getenv("WIDGETHOST_TEST_SYSTEM_BUS") != nil
+
+/// The bus the probe talks to: the system bus for the system-bus probe, else the session bus.
+func bus() throws(BusError) -> SessionBus { onSystemBus ? try SessionBus.system() : try SessionBus.session() }
+
 func greeting(of name: String) -> String {
     do {
-        let value = try SessionBus.session().property("Greeting", interface: "org.example.Probe", destination: name, path: "/org/example/Probe")
+        let value = try bus().property("Greeting", interface: "org.example.Probe", destination: name, path: "/org/example/Probe")
         return value.stringValue ?? value.description
     } catch {
         return short(error)
@@ -30,11 +39,12 @@ func greeting(of name: String) -> String {
 }
 
 /// `A:<greeting of A> B:<greeting of B> N:<org.example names seen> R:<the real bus behind the
-/// proxy> P:<fixed|other|none: the bus address> U:<ok|EACCES: a Unix socket>`.
+/// proxy> P:<fixed|other|none: the bus address> U:<ok|EACCES: a Unix socket>`, and for the
+/// system-bus probe ` S:<none|set: the session bus address>`.
 func probe() -> String {
     var parts = ["A:" + greeting(of: "org.example.A"), "B:" + greeting(of: "org.example.B")]
     do {
-        let names = try SessionBus.session().listNames().filter { $0.hasPrefix("org.example.") }.sorted()
+        let names = try bus().listNames().filter { $0.hasPrefix("org.example.") }.sorted()
         parts.append("N:" + names.map { String($0.dropFirst("org.example.".count)) }.joined(separator: ","))
     } catch {
         parts.append("N:" + short(error))
@@ -42,11 +52,13 @@ func probe() -> String {
     if let real = getenv("WIDGETHOST_TEST_REAL_BUS") {
         do { _ = try SessionBus(address: String(cString: real)); parts.append("R:connected") } catch { parts.append("R:" + short(error)) }
     }
-    let address = getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }
-    parts.append("P:" + (address == nil ? "none" : address == "unix:path=/run/widgethost-bus/bus" ? "fixed" : "other"))
+    let address = getenv(onSystemBus ? "DBUS_SYSTEM_BUS_ADDRESS" : "DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }
+    let fixed = onSystemBus ? "unix:path=/run/widgethost-bus/system" : "unix:path=/run/widgethost-bus/bus"
+    parts.append("P:" + (address == nil ? "none" : address == fixed ? "fixed" : "other"))
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     parts.append(fd >= 0 ? "U:ok" : (errno == EACCES ? "U:EACCES" : "U:\(errno)"))
     if fd >= 0 { close(fd) }
+    if onSystemBus { parts.append("S:" + (getenv("DBUS_SESSION_BUS_ADDRESS") == nil ? "none" : "set")) }
     return parts.joined(separator: " ")
 }
 
@@ -69,7 +81,9 @@ struct BusProbeWidget: Widget {
 }
 
 @_cdecl("widget_plugin_entry_v1") public func widgetPluginEntry() -> UnsafeRawPointer {
-    WidgetPluginExport.entry(BusProbeWidget.self, bundleId: "org.example.busprobe",
-                             busNames: getenv("WIDGETHOST_TEST_BUS_UNDECLARED") == nil ? ["org.example.A"] : [],
-                             busSignals: [BusSignal(sender: "org.example.A", interface: "org.example.Probe", member: "Changed", path: "/org/example/Probe")])
+    let declared = getenv("WIDGETHOST_TEST_BUS_UNDECLARED") == nil ? ["org.example.A"] : []
+    return WidgetPluginExport.entry(BusProbeWidget.self, bundleId: "org.example.busprobe",
+                                    busNames: onSystemBus ? [] : declared, systemBusNames: onSystemBus ? declared : [],
+                                    busSignals: [BusSignal(sender: "org.example.A", interface: "org.example.Probe", member: "Changed",
+                                                           path: "/org/example/Probe", bus: onSystemBus ? "system" : nil)])
 }
