@@ -57,7 +57,7 @@ public final class PluginRegistry {
     private var validating: [String: String] = [:]
     private let launcher: any WorkerLauncher
     private let snapshotDirectory: String?
-    private let logger: Logger
+    let logger: Logger
     public var requestTimeout: Double
     public var onEvent: (RegistryEvent) -> Void = { _ in }
     /// Told when a bundle's worker started, exited or was stopped (`LoadedBundle.isWorkerRunning`).
@@ -192,6 +192,7 @@ public final class PluginRegistry {
                 self.manifestCache?.store(candidate.manifest, for: file)
                 candidate.connection?.sendSettings(self.workerArguments(candidate))
                 self.install(candidate)
+                self.refreshEntityOptions(candidate)
                 self.retireUnneededWorkers()
             }
         }
