@@ -165,6 +165,7 @@ final class DaemonRuntime {
             guard let w = DirectoryTreeWatcher(loop: loop, root: dir,
                                                onRootPresence: { [weak self] in self?.host.containerPresence(group: group, present: $0) },
                                                onOverflow: { [logger] in logger.warning("container \(group): the kernel's event queue overflowed (fs.inotify.max_queued_events), events were lost: watching the folder afresh and reloading its widgets") },
+                                               onRootReplaced: { [weak self] in self?.host.readFileReplaced(key: group) },
                                                onChange: { [weak self] path in self?.host.containerChanged(group: group, name: path) }) else {
                 logger.error("cannot watch container \(group) at \(dir): inotify_init1: \(String(cString: strerror(errno))) (fs.inotify.max_user_instances reached?); its widgets reload only on schedule")
                 continue
