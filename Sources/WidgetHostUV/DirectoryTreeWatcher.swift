@@ -16,7 +16,8 @@ import Glibc
 /// back (followed by `onChange(root)`: its content may be new). `onOverflow` runs (before that
 /// report) when the kernel's queue overflowed.
 ///
-/// The root may also be a single file (a calendar's `.ics`): the file itself is watched for
+/// With `fileRoot`, the root may also be a single file (a calendar's `.ics`; a container
+/// replaced by a file is lost, as before): the file itself is watched for
 /// writes in place, and the parent's events filtered to its name say when it is created,
 /// removed or replaced (an editor's write to a temp file renamed over it, which the file's own
 /// watch cannot see: that names the old file). A replaced file runs `onRootReplaced()` (a
@@ -49,6 +50,8 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
     private var onRootReplaced: () -> Void
     /// The root is a file (watched with `fileMask`), not a folder.
     private var rootIsFile = false
+    /// Whether a regular file at `root` is watched as the root (else only a folder is).
+    private let fileRoot: Bool
     private let ignoring: (String) -> Bool
     private let buffer: UnsafeMutableRawPointer
     private static let bufferSize = 64 * 1024
@@ -66,7 +69,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
     private static let parentMask = UInt32(IN_ATTRIB | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
                                            | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
 
-    public init?(loop: UVLoop, root: String, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
+    public init?(loop: UVLoop, root: String, fileRoot: Bool = false, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
                  onRootPresence: @escaping (_ present: Bool) -> Void = { _ in },
                  onOverflow: @escaping () -> Void = {},
                  onRootReplaced: @escaping () -> Void = {},
@@ -81,6 +84,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         self.onRootPresence = onRootPresence
         self.onOverflow = onOverflow
         self.onRootReplaced = onRootReplaced
+        self.fileRoot = fileRoot
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 8)
         guard let poll = UVPoll(loop: loop, fd: fd, { [weak self] _ in self?.readEvents() }) else {
             Glibc.close(fd); buffer.deallocate(); return nil
@@ -216,7 +220,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         if FileIO.isDirectory(root) {
             rootIsFile = false
             addTree(root)
-        } else if FileIO.size(root) != nil {
+        } else if fileRoot, FileIO.size(root) != nil {
             let wd = inotify_add_watch(fd, root, Self.fileMask)
             guard wd >= 0 else { return }
             rootIsFile = true

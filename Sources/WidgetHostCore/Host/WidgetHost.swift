@@ -308,6 +308,9 @@ public final class WidgetHost {
         return config.sandboxSpec(fileName: b.name, manifest: b.manifest, environment: ProcessEnvironment.current(), isolate: false).readOnly
     }
 
+    /// Whether the watch key `key` names a folder or file a bundle reads (not a container).
+    public func isReadPathKey(_ key: String) -> Bool { key.hasPrefix(Self.folderKeyPrefix) }
+
     /// A file a bundle reads (watch key `fs:<path>`) was replaced (renamed over, created anew)
     /// or removed: the workers that read it are stopped, as their sandbox holds the old file;
     /// the change the watcher reports next reloads them.
