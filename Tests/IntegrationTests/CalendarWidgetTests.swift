@@ -209,22 +209,46 @@ extension CalendarWidgetTests {
 
         let file = d.dir.path + "/config.json"
         var offered: [EnumOption] = []
-        #expect(eventually {
-            let gallery = run(TestPaths.widgethost, ["gallery", "--json", "--config", file], environment: ["HOME": home.path])
-            guard gallery.status == 0, let items = try? WireCodec.decode([[String: JSONValue]].self, from: Data(gallery.stdout.utf8)),
-                  let parameter = items.first(where: { $0["kind"] == .string("UpNext") })?["parameters"]?.arrayValue?
-                      .compactMap(\.objectValue).first(where: { $0["name"] == .string("calendars") }) else { return false }
-            offered = (parameter["options"]?.arrayValue ?? []).compactMap { o in
-                o.objectValue.flatMap { o in o["value"]?.stringValue.flatMap { v in o["title"]?.stringValue.map { EnumOption(value: v, title: $0) } } }
-            }
-            return parameter["type"] == .string("entity") && offered.count == 3
-        }, "\(offered)")
+        #expect(eventually { offered = Self.offeredCalendars(config: file, home: home.path); return offered.count == 3 }, "\(offered)")
         #expect(offered == [EnumOption(value: "", title: "All Calendars"), EnumOption(value: calendars + "/home", title: "Home"),
                             EnumOption(value: calendars + "/work", title: "Work")])
 
         let configure = run(TestPaths.widgethost, ["configure", "all", "calendars=\(calendars)/work", "--config", file], environment: ["HOME": home.path])
         #expect(configure.status == 0, "\(configure.stderr)")
         #expect(eventually { d.text("all") == "11:30 Standup" }, "\(d.text("all") ?? "nil") \(d.stderr.suffix(3000))")
+    }
+
+    /// The calendars `gallery --json` offers (id, title); [] when it fails or has no entity `calendars`.
+    static func offeredCalendars(config file: String, home: String) -> [EnumOption] {
+        let gallery = run(TestPaths.widgethost, ["gallery", "--json", "--config", file], environment: ["HOME": home])
+        guard gallery.status == 0, let items = try? WireCodec.decode([[String: JSONValue]].self, from: Data(gallery.stdout.utf8)),
+              let parameter = items.first(where: { $0["kind"] == .string("UpNext") })?["parameters"]?.arrayValue?
+                  .compactMap(\.objectValue).first(where: { $0["name"] == .string("calendars") }),
+              parameter["type"] == .string("entity") else { return [] }
+        return (parameter["options"]?.arrayValue ?? []).compactMap { o in
+            o.objectValue.flatMap { o in o["value"]?.stringValue.flatMap { v in o["title"]?.stringValue.map { EnumOption(value: v, title: $0) } } }
+        }
+    }
+
+    /// A bundle installed unplaced keeps no worker, so nothing lists its calendars; placed later
+    /// (`widgethost add`), its first serving worker is asked, and the gallery offers them.
+    @Test func aBundlePlacedLaterOffersItsCalendarsOnceItsWorkerServes() throws {
+        let home = TempDir(); defer { home.remove() }
+        let calendars = home.path + "/.local/share/calendars"
+        _ = run("/bin/mkdir", ["-p", calendars + "/work"])
+        FileManagerFree.write(calendars + "/work/standup.ics", Self.oneEvent("standup@test", "20260302T103000", "20260302T104500", "Standup"))
+        FileManagerFree.write(calendars + "/work/displayname", "Work\n")
+        let d = try RunningDaemon(config: Self.upNextConfig(""), environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "LC_ALL": "C.UTF-8"])
+        d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
+        let file = d.dir.path + "/config.json"
+        // Described under the base sandbox, which reads no calendar (without a sandbox it would).
+        if sandboxTestsRun {
+            #expect(eventually { Self.offeredCalendars(config: file, home: home.path).map(\.title) == ["All Calendars"] }, "\(d.stderr.suffix(3000))")
+        }
+        let add = run(TestPaths.widgethost, ["add", "UpNext", "--family", "accessoryInline", "--config", file], environment: ["HOME": home.path])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(eventually { Self.offeredCalendars(config: file, home: home.path).map(\.title) == ["All Calendars", "Work"] },
+                "\(Self.offeredCalendars(config: file, home: home.path)) \(d.stderr.suffix(3000))")
     }
 }
 

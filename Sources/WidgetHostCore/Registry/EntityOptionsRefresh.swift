@@ -30,10 +30,13 @@ extension PluginRegistry {
         return out
     }
 
-    /// Asks `bundle`'s serving worker for its entity options (`needsEntityRefresh`); a failed
-    /// or refused answer keeps the options it had (logged at debug level).
+    /// Asks `bundle`'s serving worker for its entity options (`needsEntityRefresh`), once per
+    /// loaded bundle and only while a kind of it is placed (an unplaced bundle keeps no worker:
+    /// it is asked when its first worker starts); a failed or refused answer keeps the options
+    /// it had (logged at debug level).
     func refreshEntityOptions(_ bundle: LoadedBundle) {
-        guard Self.needsEntityRefresh(bundle.manifest) else { return }
+        guard !bundle.entityOptionsAsked, Self.needsEntityRefresh(bundle.manifest), isNeeded(bundle.name, bundle.manifest) else { return }
+        bundle.entityOptionsAsked = true
         call(bundle, WireRequest(op: .describe)) { [weak self] result in
             guard let self, self.bundles[bundle.name] === bundle else { return }
             switch result {

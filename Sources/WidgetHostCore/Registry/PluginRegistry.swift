@@ -19,6 +19,8 @@ public final class LoadedBundle {
     /// The worker was stopped because no call is due for a while (`PluginRegistry.mayRest`);
     /// the next call starts it again. Not a failure: the bundle still serves.
     public internal(set) var isAsleep = false
+    /// Its serving worker was asked for its entity options (`refreshEntityOptions`).
+    var entityOptionsAsked = false
 
     init(file: PluginFile, runPath: String, manifest: BundleManifest) {
         self.file = file; self.runPath = runPath; self.manifest = manifest
@@ -253,6 +255,8 @@ public final class PluginRegistry {
         }
         bundle.callsInFlight += 1
         let generation = bundle.workerGeneration
+        // A bundle loaded from its cached manifest and placed later: its first serving worker.
+        defer { refreshEntityOptions(bundle) }
         connection.send(request, timeout: requestTimeout) { [weak self] result in
             guard let self else { return }
             if bundle.workerGeneration == generation { bundle.callsInFlight -= 1 }
