@@ -35,7 +35,10 @@ extension PluginRegistry {
     /// it is asked when its first worker starts); a failed or refused answer keeps the options
     /// it had (logged at debug level).
     func refreshEntityOptions(_ bundle: LoadedBundle) {
-        guard !bundle.entityOptionsAsked, Self.needsEntityRefresh(bundle.manifest), isNeeded(bundle.name, bundle.manifest) else { return }
+        guard !bundle.entityOptionsAsked else { return }
+        // Most bundles need none: decided once, not at every call.
+        guard Self.needsEntityRefresh(bundle.manifest) else { bundle.entityOptionsAsked = true; return }
+        guard isNeeded(bundle.name, bundle.manifest) else { return }
         bundle.entityOptionsAsked = true
         call(bundle, WireRequest(op: .describe)) { [weak self] result in
             guard let self, self.bundles[bundle.name] === bundle else { return }
