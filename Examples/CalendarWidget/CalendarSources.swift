@@ -5,9 +5,14 @@ import Glibc
 /// `~/.local/share/calendars/<calendar>/*.ics`, with optional `displayname` and `color` files
 /// written by `vdirsyncer metasync`), or a single `.ics` file.
 struct CalendarSource: Equatable, Sendable {
+    /// The folder's or the file's path (the id the Edit Widget form stores: `CalendarEntity`).
+    var id: String = ""
     var name: String
     var color: String
     var files: [String]
+    /// The name the free-text `calendars` parameter matched before it was a picker: the
+    /// folder's `displayname` or name, a file's name without `.ics` (old configs keep working).
+    var plainName: String = ""
 }
 
 /// Finds the calendars under the folders the bundle declares (`CalendarPaths`). Reads the disk;
@@ -30,8 +35,9 @@ enum CalendarSources {
                     if let cal = folder(root + "/" + sub) { found.append(cal) }
                 }
             } else if root.hasSuffix(".ics"), access(root, R_OK) == 0 {
-                let base = String(root.split(separator: "/").last ?? "calendar").dropLast(4)
-                found.append(CalendarSource(name: String(base), color: "", files: [root]))
+                let base = String(String(root.split(separator: "/").last ?? "calendar").dropLast(4))
+                let header: (name: String?, color: String?) = read(root).map(calendarHeader) ?? (nil, nil)
+                found.append(CalendarSource(id: root, name: header.name ?? base, color: header.color ?? "", files: [root], plainName: base))
             }
         }
         found.sort { $0.name < $1.name }
@@ -50,7 +56,29 @@ enum CalendarSources {
         guard !files.isEmpty else { return nil }
         let name = firstLine(dir + "/displayname") ?? String(dir.split(separator: "/").last ?? "calendar")
         let color = firstLine(dir + "/color").flatMap(normalizedColor) ?? ""
-        return CalendarSource(name: name, color: color, files: files)
+        return CalendarSource(id: dir, name: name, color: color, files: files, plainName: name)
+    }
+
+    /// A whole-calendar file's own name and colour (`X-WR-CALNAME`, `X-APPLE-CALENDAR-COLOR`,
+    /// as Apple's and Google's exports write them), from the lines before its first component.
+    /// Folded lines are unfolded; parameters (`X-WR-CALNAME;VALUE=TEXT:`) are skipped.
+    static func calendarHeader(_ text: String) -> (name: String?, color: String?) {
+        var name: String?, color: String?
+        var lines: [String] = []
+        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+            if line.hasPrefix(" ") || line.hasPrefix("\t"), !lines.isEmpty { lines[lines.count - 1] += line.dropFirst(); continue }
+            if line.hasPrefix("BEGIN:"), line != "BEGIN:VCALENDAR" { break }
+            lines.append(line)
+        }
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon].split(separator: ";").first.map { $0.uppercased() } ?? ""
+            let value = trimmed(String(line[line.index(after: colon)...])).replacing("\\,", with: ",").replacing("\\;", with: ";")
+            if key == "X-WR-CALNAME", !value.isEmpty { name = value }
+            if key == "X-APPLE-CALENDAR-COLOR" { color = normalizedColor(value) }
+        }
+        return (name, color)
     }
 
     /// `#RRGGBB` from `#RRGGBB` or `#RRGGBBAA` (CalDAV's colours carry alpha), else nil.

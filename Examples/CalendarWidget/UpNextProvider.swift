@@ -7,10 +7,11 @@ struct UpNextConfiguration: WidgetConfigurationIntent {
     static var title: LocalizedStringResource = "Up Next"
     static var description = IntentDescription("Your next events, from your calendars.")
 
-    /// Calendar names (a folder's `displayname`, or its name; a file's name without `.ics`),
-    /// separated by commas; empty: every calendar found.
-    @Parameter(title: "Calendars", default: "")
-    var calendars: String
+    /// The calendar to show (`CalendarEntity`: the id is its path, `""` all of them). One, not
+    /// several: the SDK's parameters hold one entity, not an array. An old config's free text
+    /// (names separated by commas) is read as before.
+    @Parameter(title: "Calendar")
+    var calendars: CalendarEntity?
 
     @Parameter(title: "Show All-Day Events", default: true)
     var showAllDay: Bool
@@ -126,9 +127,9 @@ struct UpNextProvider: AppIntentTimelineProvider {
     /// The occurrences in `window` of the calendars `configuration` picks; every problem with a
     /// file is one line on stderr (the host's log) and the rest still shows.
     static func load(_ configuration: UpNextConfiguration, roots: [String], window: Range<Date>) -> [CalendarEvent] {
-        let wanted = Set(configuration.calendars.split(separator: ",").map { CalendarSources.trimmed(String($0)).lowercased() }.filter { !$0.isEmpty })
+        let picked = configuration.calendars ?? .all
         var all: [CalendarEvent] = []
-        for source in CalendarSources.discover(roots: roots) where wanted.isEmpty || wanted.contains(source.name.lowercased()) {
+        for source in CalendarSources.discover(roots: roots) where picked.includes(source) {
             for file in source.files {
                 guard let text = CalendarSources.read(file) else {
                     fputs("calendar: \(file): unreadable or larger than \(CalendarSources.maxFileBytes) bytes, skipped\n", stderr); continue

@@ -71,7 +71,13 @@ public struct ParameterForm: Equatable, Sendable {
         displayName = widget.displayName.isEmpty ? widget.kind : widget.displayName
         self.family = family
         fields = widget.parameters.map { d in
-            let control = Self.control(for: d)
+            var control = Self.control(for: d)
+            // A configured value the menu does not offer (an old config's free text, an entity
+            // gone since) is shown as one more item: the form shows what the widget runs with
+            // and keeps it unless another is chosen.
+            if case .menu(let options) = control, case .string(let s)? = configured[d.name], !options.contains(where: { $0.value == s }) {
+                control = .menu(options + [EnumOption(value: s, title: s)])
+            }
             return Field(name: d.name, title: d.title.isEmpty ? d.name : d.title, control: control,
                          value: configured[d.name] ?? d.defaultValue ?? Self.emptyValue(control), defaultValue: d.defaultValue)
         }

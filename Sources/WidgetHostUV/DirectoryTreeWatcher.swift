@@ -16,6 +16,16 @@ import Glibc
 /// back (followed by `onChange(root)`: its content may be new). `onOverflow` runs (before that
 /// report) when the kernel's queue overflowed.
 ///
+/// With `fileRoot`, the root may also be a single file (a calendar's `.ics`; a container
+/// replaced by a file is lost, as before): the file itself is watched for
+/// writes in place, and the parent's events filtered to its name say when it is created,
+/// removed or replaced (an editor's write to a temp file renamed over it, which the file's own
+/// watch cannot see: that names the old file). A replaced file runs `onRootReplaced()` (a
+/// sandbox that bound the old file must bind the new one), then `onChange(root)`; it is
+/// watched again under its new inode. A file removed: `onRootPresence(false)`, then
+/// `onRootReplaced()` and `onChange(root)` too (what was read from it goes). The parent's
+/// other entries cost no report.
+///
 /// Why not libuv's `uv_fs_event`: it cannot stop reading a watch without losing its events, and
 /// it drops the kernel's queue overflow silently. This watcher is a `HoldableEventSource`: held,
 /// it reads nothing and the kernel keeps the events (merging repeats); `drain()` reads them all
@@ -37,6 +47,11 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
     private var onChange: (String) -> Void
     private var onRootPresence: (Bool) -> Void
     private var onOverflow: () -> Void
+    private var onRootReplaced: () -> Void
+    /// The root is a file (watched with `fileMask`), not a folder.
+    private var rootIsFile = false
+    /// Whether a regular file at `root` is watched as the root (else only a folder is).
+    private let fileRoot: Bool
     private let ignoring: (String) -> Bool
     private let buffer: UnsafeMutableRawPointer
     private static let bufferSize = 64 * 1024
@@ -48,12 +63,16 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
 
     private static let treeMask = UInt32(IN_ATTRIB | IN_CREATE | IN_MODIFY | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
                                          | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
+    private static let fileMask = UInt32(IN_ATTRIB | IN_MODIFY | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
+    /// Parent events that say the root's name now names another file, or none.
+    private static let nameMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
     private static let parentMask = UInt32(IN_ATTRIB | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF
                                            | IN_MOVED_FROM | IN_MOVED_TO | IN_ONLYDIR)
 
-    public init?(loop: UVLoop, root: String, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
+    public init?(loop: UVLoop, root: String, fileRoot: Bool = false, ignoring: @escaping (_ name: String) -> Bool = { _ in false },
                  onRootPresence: @escaping (_ present: Bool) -> Void = { _ in },
                  onOverflow: @escaping () -> Void = {},
+                 onRootReplaced: @escaping () -> Void = {},
                  onChange: @escaping (String) -> Void) {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
@@ -64,13 +83,15 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         self.onChange = onChange
         self.onRootPresence = onRootPresence
         self.onOverflow = onOverflow
+        self.onRootReplaced = onRootReplaced
+        self.fileRoot = fileRoot
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 8)
         guard let poll = UVPoll(loop: loop, fd: fd, { [weak self] _ in self?.readEvents() }) else {
             Glibc.close(fd); buffer.deallocate(); return nil
         }
         self.poll = poll
         parentDescriptor = inotify_add_watch(fd, parent, Self.parentMask)
-        addTree(root)
+        addRoot()
         rootPresent = descriptors[root] != nil
         if !rootPresent { onRootPresence(false) }
     }
@@ -100,7 +121,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
     private func readEvents() {
         guard poll != nil else { return }
         var changed: [String] = []
-        var checkRoot = false, rootLost = false, overflowed = false
+        var checkRoot = false, rootLost = false, overflowed = false, replaced = false
         while true {
             let n = Glibc.read(fd, buffer, Self.bufferSize)
             if n < 0 && errno == EINTR { continue }
@@ -121,10 +142,19 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
                         checkRoot = true
                     } else if name == rootName {
                         checkRoot = true
+                        if mask & Self.nameMask != 0 { replaced = true }
                     }
                     continue
                 }
                 guard let dir = paths[wd] else { continue }  // a watch removed meanwhile
+                if rootIsFile && dir == root {
+                    // The file itself: written in place, or gone from its path (the parent's
+                    // event says whether another file took its name).
+                    if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                        removeTree(root); checkRoot = true; replaced = true
+                    } else if changed.last != root { changed.append(root) }
+                    continue
+                }
                 if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                     // This folder is gone from its path (its parent's event follows or came).
                     removeTree(dir)
@@ -149,25 +179,54 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
             changed = [root]
             checkRoot = true
         }
-        if checkRoot { self.checkRoot(lost: rootLost) }
+        if checkRoot { self.checkRoot(lost: rootLost, replaced: replaced) }
         guard rootPresent else { return }  // a lost root is reported by onRootPresence alone
         for path in changed { onChange(path) }
     }
 
     /// Re-reads whether the root is there: lost → its watches go; back → watched again.
     /// `lost`: the root's own watch ended (removed or moved, maybe replaced already).
-    private func checkRoot(lost: Bool) {
+    /// `replaced`: a file root's name was created, removed or renamed over.
+    private func checkRoot(lost: Bool, replaced: Bool) {
         if parentDescriptor < 0 { parentDescriptor = inotify_add_watch(fd, parent, Self.parentMask) }
         if lost && rootPresent {
             rootPresent = false
             onRootPresence(false)
         }
-        if !FileIO.isDirectory(root) { removeTree(root) } else if descriptors[root] == nil { addTree(root) }
+        let wasFile = rootIsFile
+        // A file root whose name changed hands is watched afresh: its watch names the old file.
+        if rootIsFile && (replaced || FileIO.size(root) == nil) { removeTree(root) }
+        if !rootIsFile && !FileIO.isDirectory(root) { removeTree(root) }
+        if descriptors[root] == nil { addRoot() }
         let now = descriptors[root] != nil
-        guard now != rootPresent else { return }
+        guard now != rootPresent else {
+            if now && rootIsFile && replaced {
+                onRootReplaced()
+                onChange(root)
+            }
+            return
+        }
         rootPresent = now
         onRootPresence(now)
-        if now { onChange(root) }
+        if now { onChange(root) } else if wasFile {
+            // A file is gone: what was read from it goes too (a sandbox holds the old file).
+            onRootReplaced()
+            onChange(root)
+        }
+    }
+
+    /// Watches the root: a folder's tree, or a regular file alone; nothing when it is neither.
+    private func addRoot() {
+        if FileIO.isDirectory(root) {
+            rootIsFile = false
+            addTree(root)
+        } else if fileRoot, FileIO.size(root) != nil {
+            let wd = inotify_add_watch(fd, root, Self.fileMask)
+            guard wd >= 0 else { return }
+            rootIsFile = true
+            paths[wd] = root
+            descriptors[root] = wd
+        }
     }
 
     /// Every watch set up afresh from the tree as it is now (after events were lost).
@@ -177,7 +236,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         descriptors = [:]
         if parentDescriptor >= 0 { inotify_rm_watch(fd, parentDescriptor) }
         parentDescriptor = inotify_add_watch(fd, parent, Self.parentMask)
-        addTree(root)
+        addRoot()
     }
 
     private func addTree(_ dir: String) {
@@ -207,6 +266,7 @@ public final class DirectoryTreeWatcher: HoldableEventSource {
         onChange = { _ in }
         onRootPresence = { _ in }
         onOverflow = {}
+        onRootReplaced = {}
         paths = [:]
         descriptors = [:]
         let fd = self.fd, buffer = self.buffer

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import OpenWidgetKit
 import Testing
 @testable import CalendarWidget
 
@@ -69,11 +70,61 @@ import Testing
             #expect(entries[0].busyDays == [15, 16])
 
             let onlyWork = UpNextConfiguration()
-            onlyWork.calendars = "WORK"
+            // A config written when the parameter was free text: names, any case, commas.
+            onlyWork.calendars = CalendarEntity.named("WORK, nothing", among: [])
             #expect(UpNextProvider.entries(for: onlyWork, now: now, roots: [dir])[0].events.map(\.title) == ["Standup", "Lunch"])
             let noAllDay = UpNextConfiguration()
             noAllDay.showAllDay = false
             #expect(UpNextProvider.entries(for: noAllDay, now: now, roots: [dir])[0].events.map(\.title) == ["Standup", "Lunch"])
+        }
+    }
+
+    /// The picker (`calendars`): "All Calendars" first, then each calendar by name with its
+    /// colour — a folder's `displayname` and `color` files, a file's `X-WR-CALNAME` and
+    /// `X-APPLE-CALENDAR-COLOR` (folded, with parameters), else its name and the palette's.
+    @Test func theQueryListsTheCalendarsWithTheirNamesAndColours() {
+        Self.withFolder { dir in
+            Self.write(dir + "/calendars/work/a.ics", Self.event("a", ":20260315T100000Z", ":20260315T110000Z", "A"))
+            Self.write(dir + "/calendars/work/color", "#1E88E5FF\n")
+            Self.write(dir + "/calendars/work/displayname", "Office\n")
+            Self.write(dir + "/calendars/home/b.ics", Self.event("b", ":20260315T120000Z", ":20260315T130000Z", "B"))
+            Self.write(dir + "/team.ics", "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nX-WR-CALNAME;VALUE=TEXT:Team \r\n Off-sites\r\n"
+                       + "X-APPLE-CALENDAR-COLOR:#34c759\r\nBEGIN:VEVENT\r\nX-WR-CALNAME:not this\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+            Self.write(dir + "/plain.ics", Self.event("p", ":20260315T100000Z", ":20260315T110000Z", "P"))
+            let listed = CalendarQuery.suggested(roots: [dir + "/calendars", dir + "/team.ics", dir + "/plain.ics", dir + "/missing.ics"])
+            #expect(listed.map(\.id) == ["", dir + "/calendars/work", dir + "/team.ics", dir + "/calendars/home", dir + "/plain.ics"])
+            #expect(listed.map(\.name) == ["All Calendars", "Office", "Team Off-sites", "home", "plain"])
+            #expect(listed[1].color == "#1E88E5" && listed[2].color == "#34C759")
+            #expect(CalendarSources.palette.contains(listed[3].color) && CalendarSources.palette.contains(listed[4].color))
+            #expect(listed[3].color != listed[4].color)
+            // The picker shows the title, the colour is its subtitle.
+            #expect(listed[1].displayRepresentation == DisplayRepresentation(title: "Office", subtitle: "#1E88E5"))
+            #expect(listed[0].displayRepresentation.subtitle == nil)
+        }
+    }
+
+    /// Picking a calendar (its path) shows its events only; "All Calendars" ("") all of them;
+    /// an old config's free text matches a file by its plain name too; a calendar gone, nothing.
+    @Test func aPickedCalendarShowsOnlyItsEvents() {
+        Self.withFolder { dir in
+            Self.write(dir + "/cals/work/standup.ics", Self.event("s", ":20260315T103000Z", ":20260315T104500Z", "Standup"))
+            Self.write(dir + "/cals/home/trip.ics", Self.event("t", ":20260315T150000Z", ":20260315T160000Z", "Trip"))
+            Self.write(dir + "/team.ics", Self.event("o", ":20260315T140000Z", ":20260315T150000Z", "Offsite")
+                .replacing("VERSION:2.0\n", with: "VERSION:2.0\nX-WR-CALNAME:Team\n"))
+            let roots = [dir + "/cals", dir + "/team.ics"]
+            let now = ICalendarReaderTests.utc(2026, 3, 15, 10, 10)
+            let sources = CalendarSources.discover(roots: roots)
+            func titles(_ id: String) -> [String] {
+                let c = UpNextConfiguration()
+                c.calendars = CalendarEntity.named(id, among: sources)
+                return UpNextProvider.entries(for: c, now: now, roots: roots)[0].events.map(\.title)
+            }
+            #expect(titles(dir + "/cals/home") == ["Trip"])
+            #expect(titles(dir + "/team.ics") == ["Offsite"])
+            #expect(titles("") == ["Standup", "Offsite", "Trip"])
+            #expect(UpNextProvider.entries(for: UpNextConfiguration(), now: now, roots: roots)[0].events.map(\.title) == ["Standup", "Offsite", "Trip"])
+            #expect(titles("team, WORK") == ["Standup", "Offsite"])
+            #expect(titles(dir + "/gone") == [])
         }
     }
 

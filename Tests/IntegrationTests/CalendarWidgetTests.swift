@@ -142,6 +142,116 @@ import Glibc
     }
 }
 
+extension CalendarWidgetTests {
+    static func upNextConfig(_ widgets: String, bundles: String = "") -> String {
+        #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state", "socket": "control.sock"}, "widgets": ["#
+            + widgets + "]" + bundles + "}"
+    }
+
+    /// A single `.ics` file is watched through its folder: a granted file an editor replaces
+    /// (written under a temp name, renamed over it) and the declared `~/.calendar.ics` made
+    /// after the start each change the output at once, with no timeline entry due (the first
+    /// entries are 11:30 and midnight). The worker is restarted for each: its sandbox bound the
+    /// file that was there when it started.
+    @Test func aSingleFileReplacedOrMadeLaterChangesTheOutputAtOnce() throws {
+        let (tz, day) = Self.morningZone()
+        let home = TempDir(); defer { home.remove() }
+        let team = home.path + "/Sync/team.ics"
+        _ = run("/bin/mkdir", ["-p", home.path + "/Sync"])
+        FileManagerFree.write(team, Self.floating("standup@test", day + "T113000", day + "T114500", "Standup"))
+        let grant = #", "bundles": {"org.widgethost.calendar": {"filesystems": [""# + team + #":ro"]}}"#
+        let d = try RunningDaemon(config: Self.upNextConfig(#"{"kind": "UpNext", "family": "accessoryInline", "id": "upnext"}"#, bundles: grant),
+                                  environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "TZ": tz, "LC_ALL": "C.UTF-8"])
+        d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
+        #expect(eventually { d.text("upnext") == "11:30 Standup" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+
+        // An editor's save: a temp file in the same folder, renamed over the calendar.
+        FileManagerFree.write(home.path + "/Sync/.team.ics.tmp", Self.floating("dentist@test", day + "T110000", day + "T113000", "Dentist"))
+        rename(home.path + "/Sync/.team.ics.tmp", team)
+        #expect(eventually { d.text("upnext") == "11:00 Dentist" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+
+        // The declared single file, absent at the start, appears (renamed in).
+        FileManagerFree.write(home.path + "/.calendar.ics.part", Self.floating("call@test", day + "T105900", day + "T115900", "Call"))
+        rename(home.path + "/.calendar.ics.part", home.path + "/.calendar.ics")
+        #expect(eventually { d.text("upnext") == "10:59 Call" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+
+        // Written in place (same file): read again too.
+        FileManagerFree.write(home.path + "/.calendar.ics", Self.floating("call@test", day + "T105800", day + "T115900", "Call moved"))
+        #expect(eventually { d.text("upnext") == "10:58 Call moved" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+
+        // Removed: its event goes.
+        unlink(home.path + "/.calendar.ics")
+        #expect(eventually { d.text("upnext") == "11:00 Dentist" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+    }
+
+    /// The `calendars` picker on a real host: `gallery --json` (the Edit Widget form's catalog)
+    /// offers "All Calendars" and each calendar by name, with its path as the id, as the
+    /// bundle's serving worker sees them; a widget configured with one shows only its events,
+    /// an old config's free text ("WORK") still picks by name, and `configure` with an offered
+    /// id changes what a widget shows.
+    @Test func theGalleryOffersTheCalendarsAndAPickedOneShowsOnlyItsEvents() throws {
+        let (tz, day) = Self.morningZone()
+        let home = TempDir(); defer { home.remove() }
+        let calendars = home.path + "/.local/share/calendars"
+        _ = run("/bin/mkdir", ["-p", calendars + "/work", calendars + "/home"])
+        FileManagerFree.write(calendars + "/work/standup.ics", Self.floating("standup@test", day + "T113000", day + "T114500", "Standup"))
+        FileManagerFree.write(calendars + "/work/displayname", "Work\n")
+        FileManagerFree.write(calendars + "/home/dentist.ics", Self.floating("dentist@test", day + "T110000", day + "T113000", "Dentist"))
+        FileManagerFree.write(calendars + "/home/displayname", "Home\n")
+        let widgets = #"{"kind": "UpNext", "family": "accessoryInline", "id": "all"}, "#
+            + #"{"kind": "UpNext", "family": "accessoryInline", "id": "work", "parameters": {"calendars": ""# + calendars + #"/work"}}, "#
+            + #"{"kind": "UpNext", "family": "accessoryInline", "id": "legacy", "parameters": {"calendars": "WORK"}}"#
+        let d = try RunningDaemon(config: Self.upNextConfig(widgets), environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "TZ": tz, "LC_ALL": "C.UTF-8"])
+        d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
+        #expect(eventually { d.text("all") == "11:00 Dentist" }, "\(d.text("all") ?? "nil") \(d.stderr.suffix(3000))")
+        #expect(eventually { d.text("work") == "11:30 Standup" }, "\(d.text("work") ?? "nil") \(d.stderr.suffix(3000))")
+        #expect(eventually { d.text("legacy") == "11:30 Standup" }, "\(d.text("legacy") ?? "nil") \(d.stderr.suffix(3000))")
+
+        let file = d.dir.path + "/config.json"
+        var offered: [EnumOption] = []
+        #expect(eventually { offered = Self.offeredCalendars(config: file, home: home.path); return offered.count == 3 }, "\(offered)")
+        #expect(offered == [EnumOption(value: "", title: "All Calendars"), EnumOption(value: calendars + "/home", title: "Home"),
+                            EnumOption(value: calendars + "/work", title: "Work")])
+
+        let configure = run(TestPaths.widgethost, ["configure", "all", "calendars=\(calendars)/work", "--config", file], environment: ["HOME": home.path])
+        #expect(configure.status == 0, "\(configure.stderr)")
+        #expect(eventually { d.text("all") == "11:30 Standup" }, "\(d.text("all") ?? "nil") \(d.stderr.suffix(3000))")
+    }
+
+    /// The calendars `gallery --json` offers (id, title); [] when it fails or has no entity `calendars`.
+    static func offeredCalendars(config file: String, home: String) -> [EnumOption] {
+        let gallery = run(TestPaths.widgethost, ["gallery", "--json", "--config", file], environment: ["HOME": home])
+        guard gallery.status == 0, let items = try? WireCodec.decode([[String: JSONValue]].self, from: Data(gallery.stdout.utf8)),
+              let parameter = items.first(where: { $0["kind"] == .string("UpNext") })?["parameters"]?.arrayValue?
+                  .compactMap(\.objectValue).first(where: { $0["name"] == .string("calendars") }),
+              parameter["type"] == .string("entity") else { return [] }
+        return (parameter["options"]?.arrayValue ?? []).compactMap { o in
+            o.objectValue.flatMap { o in o["value"]?.stringValue.flatMap { v in o["title"]?.stringValue.map { EnumOption(value: v, title: $0) } } }
+        }
+    }
+
+    /// A bundle installed unplaced keeps no worker, so nothing lists its calendars; placed later
+    /// (`widgethost add`), its first serving worker is asked, and the gallery offers them.
+    @Test func aBundlePlacedLaterOffersItsCalendarsOnceItsWorkerServes() throws {
+        let home = TempDir(); defer { home.remove() }
+        let calendars = home.path + "/.local/share/calendars"
+        _ = run("/bin/mkdir", ["-p", calendars + "/work"])
+        FileManagerFree.write(calendars + "/work/standup.ics", Self.oneEvent("standup@test", "20260302T103000", "20260302T104500", "Standup"))
+        FileManagerFree.write(calendars + "/work/displayname", "Work\n")
+        let d = try RunningDaemon(config: Self.upNextConfig(""), environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "LC_ALL": "C.UTF-8"])
+        d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
+        let file = d.dir.path + "/config.json"
+        // Described under the base sandbox, which reads no calendar (without a sandbox it would).
+        if sandboxTestsRun {
+            #expect(eventually { Self.offeredCalendars(config: file, home: home.path).map(\.title) == ["All Calendars"] }, "\(d.stderr.suffix(3000))")
+        }
+        let add = run(TestPaths.widgethost, ["add", "UpNext", "--family", "accessoryInline", "--config", file], environment: ["HOME": home.path])
+        #expect(add.status == 0, "\(add.stderr)")
+        #expect(eventually { Self.offeredCalendars(config: file, home: home.path).map(\.title) == ["All Calendars", "Work"] },
+                "\(Self.offeredCalendars(config: file, home: home.path)) \(d.stderr.suffix(3000))")
+    }
+}
+
 /// Pictures of the calendar bundle, every family (`PictureGoldenTests`' mechanism and
 /// tolerance, its frozen clock at Monday 2026-03-16 08:00 in Berlin): a "Work" calendar (blue,
 /// its `color` file) with a weekly standup, a "Home" one with a birthday that day and a dentist

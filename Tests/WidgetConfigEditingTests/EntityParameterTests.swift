@@ -37,4 +37,18 @@ import WidgetConfigEditing
         #expect(form.fields[0].shown(.string("berlin")) == "Berlin")
         #expect(form.fields[1].control == .text)
     }
+
+    /// A configured id the query no longer suggests (or an old config's free text) is one more
+    /// item of the menu, shown by itself and selected; untouched, it is no change.
+    @Test func aConfiguredValueTheMenuDoesNotOfferIsShownAndKept() {
+        let form = ParameterForm(id: "city-systemSmall", widget: Self.widget, family: .systemSmall, configured: ["city": .string("paris, rome")])
+        #expect(form.fields[0].control == .menu(Self.cities + [EnumOption(value: "paris, rome", title: "paris, rome")]))
+        #expect(form.fields[0].value == .string("paris, rome"))
+        #expect(form.fields[0].shown(.string("paris, rome")) == "paris, rome")
+        #expect(form.changes(["city": .value(.string("paris, rome"))]).isEmpty)
+        #expect(form.changes(["city": .value(.string("berlin"))]).map(\.name) == ["city"])
+        // A value the menu offers adds nothing.
+        let offered = ParameterForm(id: "city-systemSmall", widget: Self.widget, family: .systemSmall, configured: ["city": .string("berlin")])
+        #expect(offered.fields[0].control == .menu(Self.cities))
+    }
 }

@@ -29,8 +29,9 @@ extension UUID: EntityIdentifierConvertible {
 /// AppIntents: `@Parameter(title: "City") var city: CityEntity?` in a `WidgetConfigurationIntent`.
 ///
 /// The picker's values are the query's `suggestedEntities()` (else `allEntities()` of an
-/// `EnumerableEntityQuery`), asked in the bundle's worker when the host describes the bundle:
-/// they are the parameter's `options` in the manifest (id, display title), which
+/// `EnumerableEntityQuery`), asked in the bundle's worker when the host describes the bundle (a
+/// bundle that declares access beyond the base sandbox is asked again by its serving worker,
+/// under its own sandbox): they are the parameter's `options` in the manifest (id, display title), which
 /// `widgethost gallery --json`, `widgethost configure` and the Edit Widget form use. The
 /// configuration stores the id; before the provider runs, the SDK asks `entities(for: [id])`
 /// and hands the provider that entity (a parameter without a value gets `defaultResult()`).

@@ -301,18 +301,29 @@ public final class WidgetHost {
     /// such folders are watched and throttled as containers are, under `fs:<path>`.
     static let folderKeyPrefix = "fs:"
 
-    /// The folders the bundle `b` reads besides its containers (declared or granted), resolved
-    /// as its worker's sandbox has them; single files are left out (a file is no folder to watch).
-    func readFolders(_ b: LoadedBundle) -> [String] {
+    /// The folders and files the bundle `b` reads besides its containers (declared or granted),
+    /// resolved as its worker's sandbox has them; each is watched (a file through its folder).
+    func readPaths(_ b: LoadedBundle) -> [String] {
         guard b.manifest.filesystems?.isEmpty == false || !config.grantedFilesystems(fileName: b.name, bundleId: b.manifest.bundleId).isEmpty else { return [] }
         return config.sandboxSpec(fileName: b.name, manifest: b.manifest, environment: ProcessEnvironment.current(), isolate: false).readOnly
-            .filter { FileIO.size($0) == nil }
+    }
+
+    /// Whether the watch key `key` names a folder or file a bundle reads (not a container).
+    public func isReadPathKey(_ key: String) -> Bool { key.hasPrefix(Self.folderKeyPrefix) }
+
+    /// A file a bundle reads (watch key `fs:<path>`) was replaced (renamed over, created anew)
+    /// or removed: the workers that read it are stopped, as their sandbox holds the old file;
+    /// the change the watcher reports next reloads them.
+    public func readFileReplaced(key: String) {
+        let using = registry.bundles.values.filter { uses($0, key) }
+        logger.debug("\(key.dropFirst(Self.folderKeyPrefix.count)) was replaced: restarting the workers of \(using.map(\.name).sorted().joined(separator: ", "))")
+        for b in using { registry.stopWorker(of: b) }
     }
 
     /// Whether bundle `b` reads what the watch key `key` names: an app group it declares, or a
-    /// folder it declares or was granted.
+    /// folder or file it declares or was granted.
     func uses(_ b: LoadedBundle, _ key: String) -> Bool {
-        key.hasPrefix(Self.folderKeyPrefix) ? readFolders(b).contains(String(key.dropFirst(Self.folderKeyPrefix.count))) : b.manifest.appGroups.contains(key)
+        key.hasPrefix(Self.folderKeyPrefix) ? readPaths(b).contains(String(key.dropFirst(Self.folderKeyPrefix.count))) : b.manifest.appGroups.contains(key)
     }
 
     private func updateContainers() {
@@ -325,7 +336,7 @@ public final class WidgetHost {
                 dirs[g] = config.paths.containers + "/" + g
             }
             // Only while a widget of the bundle is placed: an unplaced bundle costs no watch (W1).
-            if places(bundle: b.name, b.manifest) { for path in readFolders(b) { dirs[Self.folderKeyPrefix + path] = path } }
+            if places(bundle: b.name, b.manifest) { for path in readPaths(b) { dirs[Self.folderKeyPrefix + path] = path } }
         }
         for (g, t) in containerThrottles where dirs[g] == nil { t.close(); containerThrottles[g] = nil }
         for (g, dir) in dirs where containerThrottles[g] == nil {

@@ -19,6 +19,8 @@ public final class LoadedBundle {
     /// The worker was stopped because no call is due for a while (`PluginRegistry.mayRest`);
     /// the next call starts it again. Not a failure: the bundle still serves.
     public internal(set) var isAsleep = false
+    /// Its serving worker was asked for its entity options (`refreshEntityOptions`).
+    var entityOptionsAsked = false
 
     init(file: PluginFile, runPath: String, manifest: BundleManifest) {
         self.file = file; self.runPath = runPath; self.manifest = manifest
@@ -57,7 +59,7 @@ public final class PluginRegistry {
     private var validating: [String: String] = [:]
     private let launcher: any WorkerLauncher
     private let snapshotDirectory: String?
-    private let logger: Logger
+    let logger: Logger
     public var requestTimeout: Double
     public var onEvent: (RegistryEvent) -> Void = { _ in }
     /// Told when a bundle's worker started, exited or was stopped (`LoadedBundle.isWorkerRunning`).
@@ -192,6 +194,7 @@ public final class PluginRegistry {
                 self.manifestCache?.store(candidate.manifest, for: file)
                 candidate.connection?.sendSettings(self.workerArguments(candidate))
                 self.install(candidate)
+                self.refreshEntityOptions(candidate)
                 self.retireUnneededWorkers()
             }
         }
@@ -252,6 +255,8 @@ public final class PluginRegistry {
         }
         bundle.callsInFlight += 1
         let generation = bundle.workerGeneration
+        // A bundle loaded from its cached manifest and placed later: its first serving worker.
+        defer { refreshEntityOptions(bundle) }
         connection.send(request, timeout: requestTimeout) { [weak self] result in
             guard let self else { return }
             if bundle.workerGeneration == generation { bundle.callsInFlight -= 1 }

@@ -175,9 +175,11 @@ final class DaemonRuntime {
         for (group, dir) in dirs where containerWatchers[group] == nil {
             // Temp files are reported too: the host ignores them as changes, but inside a burst's
             // window one lets it hold the watch (BurstThrottle.noteActivity).
-            guard let w = DirectoryTreeWatcher(loop: loop, root: dir,
+            // A folder or file a bundle reads (`fs:` keys) may be a single file; a container may not.
+            guard let w = DirectoryTreeWatcher(loop: loop, root: dir, fileRoot: host.isReadPathKey(group),
                                                onRootPresence: { [weak self] in self?.host.containerPresence(group: group, present: $0) },
                                                onOverflow: { [logger] in logger.warning("container \(group): the kernel's event queue overflowed (fs.inotify.max_queued_events), events were lost: watching the folder afresh and reloading its widgets") },
+                                               onRootReplaced: { [weak self] in self?.host.readFileReplaced(key: group) },
                                                onChange: { [weak self] path in self?.host.containerChanged(group: group, name: path) }) else {
                 logger.error("cannot watch container \(group) at \(dir): inotify_init1: \(String(cString: strerror(errno))) (fs.inotify.max_user_instances reached?); its widgets reload only on schedule")
                 continue
