@@ -51,33 +51,41 @@ struct NowPlayingConfigurationIntent: WidgetConfigurationIntent {
     var player: PlayerEntity?
 }
 
-/// Sends one MPRIS command to `busName`; the player's `PropertiesChanged` reloads the widget,
-/// and the host reloads it once after the click anyway.
-private func send(_ command: PlayerCommand, to busName: String) throws -> some IntentResult {
-    try mediaPlayers.send(command, to: busName)
-    return .result()
+/// A control's intent: sends its MPRIS command to the player `player` (a bus name) from the
+/// worker. The player's `PropertiesChanged` reloads the widget, and the host reloads it once
+/// after the click anyway.
+protocol PlayerCommandIntent: AppIntent {
+    static var command: PlayerCommand { get }
+    var player: String { get }
 }
 
-struct PreviousTrackIntent: AppIntent {
+extension PlayerCommandIntent {
+    func perform() async throws -> some IntentResult {
+        try mediaPlayers.send(Self.command, to: player)
+        return .result()
+    }
+}
+
+struct PreviousTrackIntent: PlayerCommandIntent {
     static var title: LocalizedStringResource = "Previous Track"
+    static let command = PlayerCommand.previous
     @Parameter(title: "Player") var player: String
     init() {}
     init(player: String) { self.player = player }
-    func perform() async throws -> some IntentResult { try send(.previous, to: player) }
 }
 
-struct PlayPauseIntent: AppIntent {
+struct PlayPauseIntent: PlayerCommandIntent {
     static var title: LocalizedStringResource = "Play/Pause"
+    static let command = PlayerCommand.playPause
     @Parameter(title: "Player") var player: String
     init() {}
     init(player: String) { self.player = player }
-    func perform() async throws -> some IntentResult { try send(.playPause, to: player) }
 }
 
-struct NextTrackIntent: AppIntent {
+struct NextTrackIntent: PlayerCommandIntent {
     static var title: LocalizedStringResource = "Next Track"
+    static let command = PlayerCommand.next
     @Parameter(title: "Player") var player: String
     init() {}
     init(player: String) { self.player = player }
-    func perform() async throws -> some IntentResult { try send(.next, to: player) }
 }

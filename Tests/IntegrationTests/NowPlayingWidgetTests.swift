@@ -1,0 +1,245 @@
+import FoundationEssentials
+import OpenWidgetKit
+import Testing
+import WidgetHostCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private session bus (`TestSessionBus`: a real `dbus-daemon --session`) with the minimal
+/// MPRIS player `Fixtures/mpris_player.py` on it, owning `org.mpris.MediaPlayer2.testplayer`:
+/// three fixed tracks, Position fixed at 42 s. Every method the player is called with is a
+/// line of `calls`.
+final class TestMPRISPlayer {
+    static let name = "org.mpris.MediaPlayer2.testplayer"
+    static var available: Bool {
+        TestSessionBus.available && run("/usr/bin/python3", ["-c", "from gi.repository import Gio"]).status == 0
+    }
+
+    let bus: TestSessionBus
+    let calls: String
+    private var pid: pid_t = 0
+
+    init(dir: String) throws {
+        bus = try TestSessionBus(dir: dir, names: [])
+        calls = dir + "/mpris-calls"
+        try start()
+    }
+
+    /// Starts the player (again), playing its first track, and waits until it owns its name.
+    func start() throws {
+        pid = spawnBackground("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "/usr/bin/python3",
+                                               TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/mpris_player.py", "testplayer", calls])
+        guard eventually(timeout: 20, { self.hasOwner }) else { throw TestSessionBus.Failure("the MPRIS player did not take its name") }
+    }
+
+    var hasOwner: Bool {
+        dbus(["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:" + Self.name])
+            .stdout.contains("boolean true")
+    }
+
+    /// Calls `org.mpris.MediaPlayer2.Player.<method>` as another client of the bus would.
+    func call(_ method: String) {
+        let r = dbus(["--dest=" + Self.name, "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player." + method])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    func dbus(_ args: [String]) -> ProcessResult {
+        run("/usr/bin/dbus-send", ["--bus=" + bus.address, "--print-reply"] + args)
+    }
+
+    var calledMethods: [String] { (FileManagerFree.read(calls) ?? "").split(separator: "\n").map(String.init) }
+
+    /// Ends the player: its name leaves the bus.
+    func quit() {
+        guard pid > 0 else { return }
+        kill(pid, SIGKILL)
+        var st: Int32 = 0
+        waitpid(pid, &st, 0)
+        pid = 0
+    }
+
+    func stop() {
+        quit()
+        bus.stop()
+    }
+
+    deinit { stop() }
+}
+
+/// The Now Playing bundle (Examples/NowPlayingWidget) against a real MPRIS player on a real
+/// session bus: in a worker process (clock shifted to the fixed test instant) the metadata,
+/// the progress's arithmetic, the controls and the picker; in the real host, with its
+/// sandboxed worker behind its `xdg-dbus-proxy`, the signal reloads, a click on Play/Pause,
+/// a player leaving.
+@Suite(.serialized) struct NowPlayingWidgetTests {
+    static let enabled = TestMPRISPlayer.available || getenv("CI").map { String(cString: $0) == "true" } == true
+    static let product = "NowPlayingWidget"
+
+    func worker(_ player: TestMPRISPlayer?) throws -> BlockingWorkerClient {
+        let so = TestPaths.plugin(Self.product)
+        try #require(FileManagerFree.exists(so), "\(so) is missing: run `swift build` first")
+        var env = try shiftedClockEnvironment(at: fixedTestInstant)
+        env["DBUS_SESSION_BUS_ADDRESS"] = player?.bus.address ?? ""
+        return try BlockingWorkerClient(pluginPath: so, executable: TestPaths.worker, environment: env)
+    }
+
+    func timeline(_ w: BlockingWorkerClient, _ family: WidgetFamily, _ configuration: [String: JSONValue] = [:]) throws -> WireResponse {
+        let r = try w.request(WireRequest(op: .timeline, kind: "nowplaying", family: family, configuration: configuration))
+        #expect(r.ok, "\(r.error ?? "")")
+        return r
+    }
+
+    func texts(_ e: WireEntry?) -> [String] { var t: [String] = []; e?.view.walk { if let s = $0.text { t.append(s) } }; return t }
+    func nodes(_ e: WireEntry?, _ match: (ViewNode) -> Bool) -> [ViewNode] {
+        var out: [ViewNode] = []
+        e?.view.walk { if match($0) { out.append($0) } }
+        return out
+    }
+
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled, "no dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func theManifestDeclaresTheMPRISNamesItsSignalsAndThePlayerParameter() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let player = try TestMPRISPlayer(dir: dir.path)
+        let manifest = try #require(try worker(player).request(WireRequest(op: .describe)).manifest)
+        #expect(manifest.bundleId == "org.widgethost.nowplaying")
+        #expect(manifest.busNames == ["org.mpris.MediaPlayer2.*"])
+        #expect(manifest.busSignals?.map(\.member) == ["PropertiesChanged", "Seeked"])
+        #expect((manifest.permissions ?? []).isEmpty && (manifest.filesystems ?? []).isEmpty)
+        let widget = try #require(manifest.widgets.first)
+        #expect(widget.configuration == "AppIntentConfiguration")
+        #expect(widget.families == [.systemSmall, .systemMedium, .accessoryCircular, .accessoryRectangular, .accessoryInline])
+        let parameter = try #require(widget.parameters.first)
+        #expect(parameter.name == "player" && parameter.type == "entity")
+        // Described where the bus is reachable (unsandboxed here): the players by their Identity.
+        #expect(parameter.options == [EnumOption(value: "playing", title: "Whichever Is Playing"),
+                                      EnumOption(value: TestMPRISPlayer.name, title: "Test Player")])
+        #expect(parameter.defaultValue == .string("playing"))
+    }
+
+    /// Title, artist, album; the progress spans the track on the wall clock from the position
+    /// read at the entry's date (42 s into 5:02); Previous is dimmed on the first track.
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled, "no dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func aPlayingTrackWithAProgressThatTicksByItself() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let player = try TestMPRISPlayer(dir: dir.path)
+        let w = try worker(player)
+        let r = try timeline(w, .systemMedium)
+        #expect(r.policy?.type == "never")
+        let entry = try #require(r.entries?.first)
+        #expect(r.entries?.count == 1)
+        #expect(abs(entry.date.timeIntervalSince(fixedTestInstant)) < 30)
+        #expect(texts(entry).prefix(3) == ["Clair de Lune", "Claude Debussy", "Suite bergamasque"], "\(texts(entry))")
+        let progress = try #require(nodes(entry) { $0.kind == .progress }.first?.date)
+        #expect(progress.style == "progress" && progress.countsDown == false)
+        let start = try #require(progress.start), end = try #require(progress.end)
+        #expect(abs(start.timeIntervalSince(entry.date) + 42) < 0.001, "\(start) vs \(entry.date)")
+        #expect(abs(end.timeIntervalSince(start) - 302) < 0.001)
+        let timers = nodes(entry) { $0.date?.style == "timer" }.compactMap(\.date)
+        #expect(timers.map(\.countsDown) == [false, true])
+        // Previous is not a control on the first track; Play/Pause (showing pause) and Next are.
+        let actions = nodes(entry) { $0.action != nil }.compactMap(\.action)
+        #expect(actions.map(\.title) == ["Play/Pause", "Next Track"], "\(actions)")
+        #expect(actions.allSatisfy { $0.parameters["player"] == .string(TestMPRISPlayer.name) })
+        let symbols = nodes(entry) { $0.symbol != nil }.compactMap(\.symbol)
+        #expect(symbols == ["music.note", "backward.fill", "pause.fill", "forward.fill"], "\(symbols)")
+
+        let inline = try #require(try timeline(w, .accessoryInline).entries?.first)
+        #expect(texts(inline) == ["Clair de Lune · Claude Debussy"], "\(texts(inline))")
+
+        // Paused: the bar and the times stand still at 0:42 of 5:02.
+        player.call("Pause")
+        let paused = try #require(try timeline(w, .systemMedium).entries?.first)
+        let still = try #require(nodes(paused) { $0.kind == .progress }.first)
+        #expect(still.date == nil && abs((still.value ?? 0) - 42.0 / 302) < 0.0001)
+        #expect(texts(paused).suffix(2) == ["0:42", "-4:20"], "\(texts(paused))")
+        #expect(nodes(paused) { $0.symbol != nil }.compactMap(\.symbol).contains("play.fill"))
+    }
+
+    /// A configured player that is not on the bus, and a bus with no player: "Not Playing".
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled, "no dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func notPlayingWithoutThePlayer() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let player = try TestMPRISPlayer(dir: dir.path)
+        let w = try worker(player)
+        let other = try #require(try timeline(w, .accessoryInline, ["player": .string("org.mpris.MediaPlayer2.vlc")]).entries?.first)
+        #expect(texts(other) == ["Not Playing"], "\(texts(other))")
+        let chosen = try #require(try timeline(w, .accessoryInline, ["player": .string(TestMPRISPlayer.name)]).entries?.first)
+        #expect(texts(chosen) == ["Clair de Lune · Claude Debussy"], "\(texts(chosen))")
+        let refused = try w.request(WireRequest(op: .timeline, kind: "nowplaying", family: .accessoryInline,
+                                                configuration: ["player": .string("org.example.NotAPlayer")]))
+        #expect(!refused.ok)
+        player.quit()
+        let gone = try #require(try timeline(w, .systemMedium).entries?.first)
+        #expect(texts(gone) == ["Not Playing"], "\(texts(gone))")
+        let noBus = try #require(try timeline(try worker(nil), .systemSmall).entries?.first)
+        #expect(texts(noBus) == ["Not Playing"], "\(texts(noBus))")
+    }
+
+    /// The real host and its sandboxed worker: the output shows the track; the player's Next
+    /// (called by another client) changes it with nothing due (the declared signal reloads
+    /// it); a click on Play/Pause through the host reaches the player, whose PropertiesChanged
+    /// turns the widget to paused; the player leaving the bus leaves "Not Playing". The worker's
+    /// proxy lets it talk to the MPRIS names and nothing else.
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled && sandboxTestsRun, "no Landlock, dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func theHostFollowsThePlayerAndItsButtonsWork() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let player = try TestMPRISPlayer(dir: dir.path)
+        let config = #"""
+            {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"},
+             "widgets": [{"kind": "nowplaying", "family": "accessoryInline"}, {"kind": "nowplaying", "family": "systemMedium"}]}
+            """#
+        let d = try RunningDaemon(config: config, environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address, "TZ": "UTC"]) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin(Self.product), dir + "/Plugins/libNowPlayingWidget.so"])
+        }
+        let inline = "nowplaying-accessoryInline", medium = "nowplaying-systemMedium"
+        #expect(eventually(timeout: 30) { d.text(inline)?.hasPrefix("♪ Clair de Lune · Claude") == true }, "\(d.text(inline) ?? "nothing")\n\(d.stderr.suffix(3000))")
+
+        let status = run(TestPaths.widgethost, ["status", "--config", d.dir.path + "/config.json"]).stdout
+        #expect(status.contains("reads: bus org.mpris.MediaPlayer2.*"), "\(status)")
+        // The worker's proxy (gone again once the worker rests: nothing is due) lets it talk to the MPRIS names alone.
+        let proxyLines = d.stderr.split(separator: "\n").filter { $0.contains("bus proxy started: ") }
+        #expect(!proxyLines.isEmpty && proxyLines.allSatisfy { $0.hasSuffix(" for org.mpris.MediaPlayer2.*") }, "\(proxyLines)")
+
+        player.call("Next")
+        #expect(eventually(timeout: 30) { d.text(inline)?.hasPrefix("♪ Gymnopedie No. 1 · Erik") == true }, "\(d.text(inline) ?? "nothing")\n\(d.stderr.suffix(3000))")
+        #expect(d.stderr.contains("reload \(inline) (libNowPlayingWidget.so nowplaying accessoryInline): bus signal org.freedesktop.DBus.Properties.PropertiesChanged"),
+                "\(d.stderr.suffix(3000))")
+
+        #expect(eventually(timeout: 30) { d.text(medium)?.contains("Gymnopedie No. 1") == true }, "\(d.text(medium) ?? "nothing")")
+        let click = run(TestPaths.widgethost, ["click", medium, "--target", "Play/Pause", "--config", d.dir.path + "/config.json"])
+        #expect(click.status == 0, "\(click.stdout) \(click.stderr)")
+        #expect(eventually(timeout: 30) { player.calledMethods.contains("PlayPause") }, "\(player.calledMethods)")
+        // Paused: the inline glyph turns from the note to the pause sign.
+        #expect(eventually(timeout: 30) { d.text(inline)?.hasPrefix("‖ Gymnopedie No. 1") == true },
+                "\(d.text(inline) ?? "nothing")\n\(d.stderr.suffix(3000))")
+
+        player.quit()
+        #expect(eventually(timeout: 30) { d.text(inline) == "♪ Not Playing" }, "\(d.text(inline) ?? "nothing")\n\(d.stderr.suffix(3000))")
+    }
+}
+
+/// Picture goldens of every family of the Now Playing bundle: `widgethost preview --png` with
+/// the test's player on the bus (the first track, 0:42 of 5:02, playing; the clock frozen), and
+/// of "Not Playing" with no player. Each golden was looked at before it was committed
+/// (`WIDGETHOST_UPDATE_GOLDENS=1` re-records).
+@Suite(.serialized) struct NowPlayingPictureTests {
+    static let goldens = PictureGoldenTests.goldenDir + "/NowPlayingWidget"
+
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled, "no dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func everyFamilyMatchesItsGolden() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let player = try TestMPRISPlayer(dir: dir.path)
+        try PictureGoldenTests.previewPNGs("NowPlayingWidget", into: dir.path + "/png", in: dir,
+                                           environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address])
+        let produced = listDirectory(dir.path + "/png").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
+        #expect(produced.count == 5, "\(produced)")
+        try PictureGoldenTests.compare(produced, in: dir.path + "/png", with: Self.goldens + "/playing")
+
+        player.quit()
+        try PictureGoldenTests.previewPNGs("NowPlayingWidget", into: dir.path + "/none", in: dir,
+                                           extra: ["--family", "systemMedium"], environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address])
+        let none = listDirectory(dir.path + "/none").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
+        try PictureGoldenTests.compare(none, in: dir.path + "/none", with: Self.goldens + "/not-playing")
+    }
+}
