@@ -6,6 +6,8 @@ import OpenWidgetKit
 struct NowPlayingEntry: TimelineEntry {
     let date: Date
     let player: MediaPlayer?
+    /// The player's `mpris:artUrl` when it is a PNG file the worker can read.
+    var artwork: UIImage? = nil
 
     var isPlaying: Bool { player?.status == .playing }
 
@@ -78,6 +80,13 @@ struct NowPlayingProvider: AppIntentTimelineProvider {
         } else {
             chosen = MediaPlayer.active(among: players)
         }
-        return NowPlayingEntry(date: date, player: chosen)
+        return NowPlayingEntry(date: date, player: chosen, artwork: chosen.flatMap(Self.artwork))
+    }
+
+    /// The art of a `file://` `mpris:artUrl`, read when the sandbox lets the worker read it (a
+    /// folder the person granted the bundle); nil otherwise, and for other schemes (`https:`).
+    static func artwork(of player: MediaPlayer) -> UIImage? {
+        guard let text = player.artURL, let url = URL(string: text), url.isFileURL else { return nil }
+        return UIImage(contentsOfFile: url.path)
     }
 }

@@ -1,16 +1,22 @@
 import FoundationEssentials
 import OpenWidgetKit
 
-/// The album art's place: Apple's placeholder for a track without art — a music note on a soft
-/// grey gradient, rounded. (The art itself is not drawn: docs/widgets/now-playing.md "Album art".)
+/// The album art, rounded; without art (none, not a PNG, or a file the worker may not read:
+/// docs/widgets/now-playing.md "Album art") Apple's placeholder: a music note on a soft grey
+/// gradient.
 struct ArtworkView: View {
     var size: Double
+    var artwork: UIImage?
     var body: some View {
         ZStack {
-            LinearGradient(colors: [Color(white: 0.9), Color(white: 0.72)], startPoint: .topLeading, endPoint: .bottomTrailing)
-            Image(systemName: "music.note")
-                .font(.system(size: size * 0.42))
-                .foregroundStyle(Color.white)
+            if let artwork {
+                Image(uiImage: artwork).resizable().scaledToFill()
+            } else {
+                LinearGradient(colors: [Color(white: 0.9), Color(white: 0.72)], startPoint: .topLeading, endPoint: .bottomTrailing)
+                Image(systemName: "music.note")
+                    .font(.system(size: size * 0.42))
+                    .foregroundStyle(Color.white)
+            }
         }
         .frame(width: size, height: size)
         .clipShape(RoundedRectangle(cornerRadius: size * 0.12))
@@ -132,7 +138,7 @@ struct NowPlayingView: View {
     private func small(_ p: MediaPlayer) -> some View {
         VStack(alignment: .leading, spacing: 4) {
             HStack(alignment: .top) {
-                ArtworkView(size: 58)
+                ArtworkView(size: 58, artwork: entry.artwork)
                 Spacer(minLength: 4)
                 ControlButton(symbol: p.status == .playing ? "pause.fill" : "play.fill",
                               enabled: p.status == .playing ? p.canPause : p.canPlay,
@@ -150,7 +156,7 @@ struct NowPlayingView: View {
     /// the three controls.
     private func medium(_ p: MediaPlayer) -> some View {
         HStack(spacing: 14) {
-            ArtworkView(size: 118)
+            ArtworkView(size: 118, artwork: entry.artwork)
             VStack(alignment: .leading, spacing: 2) {
                 Text(title(p)).font(.headline).lineLimit(1)
                 if let artist = p.artist { Text(artist).font(.subheadline).foregroundStyle(.secondary).lineLimit(1) }

@@ -18,17 +18,20 @@ final class TestMPRISPlayer {
 
     let bus: TestSessionBus
     let calls: String
+    let artURL: String?
     private var pid: pid_t = 0
 
-    init(dir: String) throws {
+    /// `artURL`: its tracks' `mpris:artUrl` (default: a file that does not exist).
+    init(dir: String, artURL: String? = nil) throws {
         bus = try TestSessionBus(dir: dir, names: [])
         calls = dir + "/mpris-calls"
+        self.artURL = artURL
         try start()
     }
 
     /// Starts the player (again), playing its first track, and waits until it owns its name.
     func start() throws {
-        pid = spawnBackground("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "/usr/bin/python3",
+        pid = spawnBackground("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "MPRIS_TEST_ART_URL=" + (artURL ?? ""), "/usr/bin/python3",
                                                TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/mpris_player.py", "testplayer", calls])
         guard eventually(timeout: 20, { self.hasOwner }) else { throw TestSessionBus.Failure("the MPRIS player did not take its name") }
     }
@@ -219,9 +222,77 @@ final class TestMPRISPlayer {
     }
 }
 
+/// The album art (`mpris:artUrl`, a `file://` PNG): drawn when the worker can read it, else
+/// the placeholder. The sandboxed worker reads it only from a folder the person granted the
+/// bundle (`bundles.org.widgethost.nowplaying.filesystems`); without the grant it cannot.
+@Suite(.serialized) struct NowPlayingArtworkTests {
+    static let cover = TestPaths.repoRoot + "/Tests/SwiftFixtures/Corpus/PlantCare/Assets.xcassets/Monstera.imageset/monstera@3x.png"
+
+    /// `<dir>/art/cover.png` (a 120 × 120 PNG) and `<dir>/art/cover.jpg` (not a PNG).
+    func artFolder(_ dir: TempDir) -> String {
+        let art = dir.path + "/art"
+        mkdir(art, 0o755)
+        _ = run("/bin/cp", [Self.cover, art + "/cover.png"])
+        FileManagerFree.write(art + "/cover.jpg", "\u{FF}\u{D8} not a PNG")
+        return art
+    }
+
+    func images(_ e: WireEntry?) -> [ViewNode] {
+        var out: [ViewNode] = []
+        e?.view.walk { if $0.kind == .image { out.append($0) } }
+        return out
+    }
+
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled, "no dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func aReadablePNGIsDrawnAnythingElseIsThePlaceholder() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let art = artFolder(dir)
+        for (i, (url, drawn)) in [("file://" + art + "/cover.png", true), ("file://" + art + "/cover.jpg", false),
+                                  ("https://example.com/cover.png", false)].enumerated() {
+            // A bus folder each: a killed dbus-daemon leaves its socket file behind.
+            mkdir(dir.path + "/\(i)", 0o755)
+            let player = try TestMPRISPlayer(dir: dir.path + "/\(i)", artURL: url)
+            defer { player.stop() }
+            let w = try NowPlayingWidgetTests().worker(player)
+            let entry = try #require(try NowPlayingWidgetTests().timeline(w, .systemMedium).entries?.first)
+            let first = try #require(images(entry).first)
+            if drawn {
+                #expect(first.text == "cover.png" && first.symbol == nil)
+                let variant = try #require(first.asset?.variants.first)
+                #expect(variant.width == 120 && variant.height == 120 && variant.scale == 1)
+                #expect(Data(base64Encoded: variant.png) == readBytes(Self.cover).map { Data($0) })
+                #expect(first.modifiers?.other?["resizable"] == .bool(true))
+            } else {
+                #expect(first.asset == nil && first.symbol == "music.note", "\(url)")
+            }
+        }
+    }
+
+    /// The same player and file, the real host: with the folder granted the medium widget's
+    /// text has the art's name (its alt text); without, the worker cannot open the file and
+    /// shows the placeholder.
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled && sandboxTestsRun, "no Landlock, dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func theSandboxedWorkerReadsTheArtOnlyFromAGrantedFolder() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let art = artFolder(dir)
+        let player = try TestMPRISPlayer(dir: dir.path, artURL: "file://" + art + "/cover.png")
+        for granted in [true, false] {
+            let bundles = granted ? #", "bundles": {"org.widgethost.nowplaying": {"filesystems": [""# + art + #":ro"]}}"# : ""
+            let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "#
+                + #""widgets": [{"kind": "nowplaying", "family": "systemMedium"}]"# + bundles + "}"
+            let d = try RunningDaemon(config: config, environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address, "TZ": "UTC"]) { dir in
+                _ = run("/bin/cp", [TestPaths.plugin(NowPlayingWidgetTests.product), dir + "/Plugins/libNowPlayingWidget.so"])
+            }
+            let id = "nowplaying-systemMedium"
+            #expect(eventually(timeout: 30) { d.text(id)?.contains("Clair de Lune") == true }, "\(d.text(id) ?? "nothing")\n\(d.stderr.suffix(3000))")
+            #expect(d.text(id)?.contains("cover.png") == granted, "granted \(granted): \(d.text(id) ?? "nothing")")
+        }
+    }
+}
+
 /// Picture goldens of every family of the Now Playing bundle: `widgethost preview --png` with
-/// the test's player on the bus (the first track, 0:42 of 5:02, playing; the clock frozen), and
-/// of "Not Playing" with no player. Each golden was looked at before it was committed
+/// the test's player on the bus (the first track, 0:42 of 5:02, playing; the clock frozen), of
+/// "Not Playing" with no player, and of the medium widget with the track's art. Each golden was looked at before it was committed
 /// (`WIDGETHOST_UPDATE_GOLDENS=1` re-records).
 @Suite(.serialized) struct NowPlayingPictureTests {
     static let goldens = PictureGoldenTests.goldenDir + "/NowPlayingWidget"
@@ -241,5 +312,15 @@ final class TestMPRISPlayer {
                                            extra: ["--family", "systemMedium"], environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address])
         let none = listDirectory(dir.path + "/none").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
         try PictureGoldenTests.compare(none, in: dir.path + "/none", with: Self.goldens + "/not-playing")
+
+        // With its art (a 120 × 120 PNG, drawn into the art's rounded place).
+        mkdir(dir.path + "/withArt", 0o755)
+        let art = NowPlayingArtworkTests().artFolder(dir)
+        let drawing = try TestMPRISPlayer(dir: dir.path + "/withArt", artURL: "file://" + art + "/cover.png")
+        defer { drawing.stop() }
+        try PictureGoldenTests.previewPNGs("NowPlayingWidget", into: dir.path + "/art", in: dir,
+                                           extra: ["--family", "systemMedium"], environment: ["DBUS_SESSION_BUS_ADDRESS": drawing.bus.address])
+        let withArt = listDirectory(dir.path + "/art").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
+        try PictureGoldenTests.compare(withArt, in: dir.path + "/art", with: Self.goldens + "/artwork")
     }
 }

@@ -8,8 +8,10 @@ and .Player over a fixed playlist of three tracks (fixed metadata, Position fixe
 Rate 1): Next / Previous move along it (CanGoPrevious is false on the first track, CanGoNext
 on the last), PlayPause / Play / Pause / Stop change PlaybackStatus; each emits
 org.freedesktop.DBus.Properties.PropertiesChanged. Each method called is appended to
-CALLS_FILE, one name a line. Prints "ready" once it owns its name. Ends on SIGTERM.
+CALLS_FILE, one name a line. Its `mpris:artUrl` is $MPRIS_TEST_ART_URL (when empty or unset: a file
+that does not exist). Ends on SIGTERM.
 """
+import os
 import signal
 import sys
 
@@ -62,7 +64,7 @@ def metadata():
         "xesam:artist": GLib.Variant("as", artist),
         "xesam:album": GLib.Variant("s", album),
         "mpris:length": GLib.Variant("x", length),
-        "mpris:artUrl": GLib.Variant("s", "file:///tmp/widgethost-test-no-such-art.png"),
+        "mpris:artUrl": GLib.Variant("s", os.environ.get("MPRIS_TEST_ART_URL") or "file:///tmp/widgethost-test-no-such-art.png"),
     })
 
 
