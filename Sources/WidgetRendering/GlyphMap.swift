@@ -69,7 +69,7 @@ public struct GlyphMap: Hashable, Sendable {
         "gear": "⚙", "gearshape": "⚙", "gearshape.fill": "⚙", "leaf": "☘", "leaf.fill": "☘",
         "exclamationmark.triangle": "⚠", "exclamationmark.triangle.fill": "⚠", "info.circle": "⍳",
         "circle": "○", "circle.fill": "●", "square": "□", "square.fill": "■",
-        "play.fill": "▶", "pause.fill": "‖", "stop.fill": "■", "backward.fill": "⏮", "forward.fill": "⏭",
+        "play.fill": "▶", "pause.fill": "‖", "stop.fill": "■", "backward.fill": "«", "forward.fill": "»",
         "sparkles": "✦", "trophy": "♛", "trophy.fill": "♛", "target": "◎", "airplane": "✈",
         "globe": "◍", "magnifyingglass": "⊙", "lock": "⊡", "lock.fill": "⊡", "drop": "◊", "drop.fill": "◆",
     ]
