@@ -28,8 +28,9 @@ final class TestSessionBus: @unchecked Sendable {
         let socket = dir + "/test-bus"
         address = "unix:path=" + socket
         daemon = spawnBackground("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--address=" + address])
-        guard eventually(timeout: 10, { FileManagerFree.exists(socket) }) else { throw Failure("dbus-daemon did not listen at \(socket)") }
         _ = dbus_threads_init_default()
+        // Its socket file exists from bind(), before listen(): a connection then is refused (seen under load).
+        guard eventually(timeout: 10, { Self.accepts(address) }) else { throw Failure("dbus-daemon did not listen at \(socket)") }
         for name in names {
             var error = DBusError()
             dbus_error_init(&error)
@@ -50,6 +51,17 @@ final class TestSessionBus: @unchecked Sendable {
                 done.signal()
             }
         }
+    }
+
+    /// Whether the bus at `address` takes a connection now.
+    private static func accepts(_ address: String) -> Bool {
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let c = dbus_connection_open_private(address, &error) else { return false }
+        dbus_connection_close(c)
+        dbus_connection_unref(c)
+        return true
     }
 
     private func serve(_ c: OpaquePointer, name: String) {
