@@ -182,8 +182,8 @@ final class TestMPRISPlayer {
     /// The real host and its sandboxed worker: the output shows the track; the player's Next
     /// (called by another client) changes it with nothing due (the declared signal reloads
     /// it); a click on Play/Pause through the host reaches the player, whose PropertiesChanged
-    /// turns the widget to paused; the player leaving the bus leaves "Not Playing". The worker's
-    /// proxy lets it talk to the MPRIS names and nothing else.
+    /// turns the widget to paused; the player leaving the bus leaves "Not Playing", and coming
+    /// back shows it again. The worker's proxy lets it talk to the MPRIS names and nothing else.
     @Test(.enabled(if: NowPlayingWidgetTests.enabled && sandboxTestsRun, "no Landlock, dbus-daemon, xdg-dbus-proxy or python3-gi"))
     func theHostFollowsThePlayerAndItsButtonsWork() throws {
         let dir = TempDir(); defer { dir.remove() }
@@ -219,6 +219,9 @@ final class TestMPRISPlayer {
 
         player.quit()
         #expect(eventually(timeout: 30) { d.text(inline) == "♪ Not Playing" }, "\(d.text(inline) ?? "nothing")\n\(d.stderr.suffix(3000))")
+        // A player appearing (its name's owner change) is shown with nothing else happening.
+        try player.start()
+        #expect(eventually(timeout: 30) { d.text(inline)?.hasPrefix("♪ Clair de Lune") == true }, "\(d.text(inline) ?? "nothing")\n\(d.stderr.suffix(3000))")
     }
 }
 
