@@ -19,19 +19,21 @@ final class TestMPRISPlayer {
     let bus: TestSessionBus
     let calls: String
     let artURL: String?
+    let rate: Double
     private var pid: pid_t = 0
 
-    /// `artURL`: its tracks' `mpris:artUrl` (default: a file that does not exist).
-    init(dir: String, artURL: String? = nil) throws {
+    /// `artURL`: its tracks' `mpris:artUrl` (default: a file that does not exist); `rate` its `Rate`.
+    init(dir: String, artURL: String? = nil, rate: Double = 1) throws {
         bus = try TestSessionBus(dir: dir, names: [])
         calls = dir + "/mpris-calls"
         self.artURL = artURL
+        self.rate = rate
         try start()
     }
 
     /// Starts the player (again), playing its first track, and waits until it owns its name.
     func start() throws {
-        pid = spawnBackground("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "MPRIS_TEST_ART_URL=" + (artURL ?? ""), "/usr/bin/python3",
+        pid = spawnBackground("/usr/bin/env", ["DBUS_SESSION_BUS_ADDRESS=" + bus.address, "MPRIS_TEST_ART_URL=" + (artURL ?? ""), "MPRIS_TEST_RATE=\(rate)", "/usr/bin/python3",
                                                TestPaths.repoRoot + "/Tests/IntegrationTests/Fixtures/mpris_player.py", "testplayer", calls])
         guard eventually(timeout: 20, { self.hasOwner }) else { throw TestSessionBus.Failure("the MPRIS player did not take its name") }
     }
@@ -149,6 +151,16 @@ final class TestMPRISPlayer {
 
         let inline = try #require(try timeline(w, .accessoryInline).entries?.first)
         #expect(texts(inline) == ["Clair de Lune · Claude Debussy"], "\(texts(inline))")
+
+        // At twice the speed the 5:02 track spans 2:31 of the wall clock, 21 s of it gone.
+        let fastDir = dir.path + "/fast"
+        mkdir(fastDir, 0o755)
+        let fast = try TestMPRISPlayer(dir: fastDir, rate: 2)
+        defer { fast.stop() }
+        let fastEntry = try #require(try timeline(try worker(fast), .systemMedium).entries?.first)
+        let span = try #require(nodes(fastEntry) { $0.kind == .progress }.first?.date)
+        #expect(abs((span.start ?? .distantPast).timeIntervalSince(fastEntry.date) + 21) < 0.001)
+        #expect(abs((span.end ?? .distantPast).timeIntervalSince(span.start ?? .distantFuture) - 151) < 0.001)
 
         // Paused: the bar and the times stand still at 0:42 of 5:02.
         player.call("Pause")

@@ -9,7 +9,7 @@ Rate 1): Next / Previous move along it (CanGoPrevious is false on the first trac
 on the last), PlayPause / Play / Pause / Stop change PlaybackStatus; each emits
 org.freedesktop.DBus.Properties.PropertiesChanged. Each method called is appended to
 CALLS_FILE, one name a line. Its `mpris:artUrl` is $MPRIS_TEST_ART_URL (when empty or unset: a file
-that does not exist). Ends on SIGTERM.
+that does not exist); its Rate $MPRIS_TEST_RATE (default 1). Ends on SIGTERM.
 """
 import os
 import signal
@@ -74,7 +74,7 @@ def player_properties():
         "PlaybackStatus": GLib.Variant("s", state["status"]),
         "Metadata": metadata(),
         "Position": GLib.Variant("x", 42_000_000),
-        "Rate": GLib.Variant("d", 1.0),
+        "Rate": GLib.Variant("d", float(os.environ.get("MPRIS_TEST_RATE") or "1")),
         "CanGoNext": GLib.Variant("b", t < len(TRACKS) - 1),
         "CanGoPrevious": GLib.Variant("b", t > 0),
         "CanPlay": GLib.Variant("b", True),
