@@ -19,6 +19,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("CalendarWidget", "CalendarWidget", "Examples/CalendarWidget", ["CICal"]),
     ("WorldClockWidget", "WorldClockWidget", "Examples/WorldClockWidget", []),
     ("BatteriesWidget", "BatteriesWidget", "Examples/BatteriesWidget", []),
+    ("NowPlayingWidget", "NowPlayingWidget", "Examples/NowPlayingWidget", ["SessionBus"]),
 ]
 
 /// Misbehaving Swift plugins for the limits tests (Tests/IntegrationTests/HostileTests.swift):

@@ -31,6 +31,8 @@ pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev)
 pkg-config --exists libical 2>/dev/null || missing+=(libical-dev)
 # xdg-dbus-proxy: a worker whose bundle declares bus names reaches the session bus only through it.
 command -v xdg-dbus-proxy >/dev/null || missing+=(xdg-dbus-proxy)
+# NowPlayingWidgetTests: a private dbus-daemon, a minimal MPRIS player in Python (Gio), dbus-send.
+command -v dbus-send >/dev/null && /usr/bin/python3 -c "from gi.repository import Gio" 2>/dev/null || missing+=(dbus-daemon dbus-bin python3-gi gir1.2-glib-2.0)
 # systemd-analyze: the tests verify the shipped user units (dist/systemd/).
 command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Pictures (WidgetGraphics): Cairo and Pango, and the fonts the renderer names and the picture

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 config="${1:-release}"
-bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets WeatherWidget NetworkDiskWidgets CalendarWidget WorldClockWidget BatteriesWidget)
+bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets WeatherWidget NetworkDiskWidgets CalendarWidget WorldClockWidget BatteriesWidget NowPlayingWidget)
 bash scripts/install-deps.sh
 bash scripts/forget-old-build-products.sh   # an older checkout's swift-syntax modules would shadow the toolchain's
 if [ -x ".build/$config/widgethost" ]; then

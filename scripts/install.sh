@@ -52,7 +52,7 @@ zsh_completion="$data_home/zsh/site-functions/_widgethost"
 fish_completion="$config_home/fish/completions/widgethost.fish"
 gnome_uuid="widgethost-desktop@widgethost.github.io"
 gnome_extension="$data_home/gnome-shell/extensions/$gnome_uuid"
-bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets WeatherWidget NetworkDiskWidgets CalendarWidget WorldClockWidget BatteriesWidget)
+bundles=(HabitWidget StatsWidget CardioBotWidgets ClockyWidget SystemWidgets WeatherWidget NetworkDiskWidgets CalendarWidget WorldClockWidget BatteriesWidget NowPlayingWidget)
 # Found by widgethost beside itself: the worker (every plugin runs in one), the render process
 # (png/svg outputs), the desktop surfaces; and their editor (gallery, Edit Widget), which the surface starts.
 helpers=(widgethost-worker widgethost-render widgethost-desktop widgethost-desktop-gtk widgethost-edit)

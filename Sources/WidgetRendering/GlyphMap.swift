@@ -69,7 +69,7 @@ public struct GlyphMap: Hashable, Sendable {
         "gear": "⚙", "gearshape": "⚙", "gearshape.fill": "⚙", "leaf": "☘", "leaf.fill": "☘",
         "exclamationmark.triangle": "⚠", "exclamationmark.triangle.fill": "⚠", "info.circle": "⍳",
         "circle": "○", "circle.fill": "●", "square": "□", "square.fill": "■",
-        "play.fill": "▶", "pause.fill": "‖", "stop.fill": "■",
+        "play.fill": "▶", "pause.fill": "‖", "stop.fill": "■", "backward.fill": "«", "forward.fill": "»",
         "sparkles": "✦", "trophy": "♛", "trophy.fill": "♛", "target": "◎", "airplane": "✈",
         "globe": "◍", "magnifyingglass": "⊙", "lock": "⊡", "lock.fill": "⊡", "drop": "◊", "drop.fill": "◆",
     ]
@@ -116,6 +116,7 @@ public struct GlyphMap: Hashable, Sendable {
         "leaf": "\u{F06C}", "exclamationmark.triangle": "\u{F071}", "info.circle": "\u{F05A}",
         "circle": "\u{F10C}", "circle.fill": "\u{F111}", "square.fill": "\u{F0C8}",
         "play.fill": "\u{F04B}", "pause.fill": "\u{F04C}", "stop.fill": "\u{F04D}", "trophy": "\u{F091}",
+        "backward.fill": "\u{F04A}", "forward.fill": "\u{F04E}",
         "airplane": "\u{F072}", "globe": "\u{F0AC}", "magnifyingglass": "\u{F002}", "lock": "\u{F023}",
         "drop": "\u{F043}",
     ]

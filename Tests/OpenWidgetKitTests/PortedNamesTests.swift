@@ -128,6 +128,24 @@ import Testing
         #expect(image.symbol == "star.fill")
     }
 
+    /// `UIImage(data:)`: a PNG's bytes go into the tree as a 1x asset; not a PNG, or larger than
+    /// the tree's image limits, is nil (only the header is read: no pixels are decoded).
+    @Test func aUIImageFromPNGBytesTravelsInTheTree() throws {
+        func header(_ w: UInt32, _ h: UInt32) -> Data {
+            var b: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+            for v in [w, h] { b += [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+            return Data(b + [8, 6, 0, 0, 0])
+        }
+        let node = eval(Image(uiImage: try #require(UIImage(data: header(30, 20)))).resizable())
+        let variant = try #require(node.asset?.variants.first)
+        #expect(variant.width == 30 && variant.height == 20 && variant.scale == 1)
+        #expect(Data(base64Encoded: variant.png) == header(30, 20))
+        #expect(UIImage(data: Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0, count: 40))) == nil)  // JPEG
+        #expect(UIImage(data: header(4097, 10)) == nil)
+        #expect(UIImage(data: header(2049, 2049)) == nil)
+        #expect(UIImage(contentsOfFile: "/nonexistent/cover.png") == nil)
+    }
+
     @Test func aDynamicUIColorFollowsTheEvaluationsAppearance() {
         struct Swatch: View {
             var body: some View {

@@ -11,7 +11,7 @@ extension PluginRegistry {
     /// Whether `manifest` has an entity parameter and declares access beyond the base sandbox.
     static func needsEntityRefresh(_ manifest: BundleManifest) -> Bool {
         let entities = manifest.widgets.contains { $0.parameters.contains { $0.type == "entity" } }
-        let access = [manifest.filesystems, manifest.permissions, manifest.appGroups, manifest.busNames].contains { $0?.isEmpty == false }
+        let access = [manifest.filesystems, manifest.permissions, manifest.appGroups, manifest.busNames, manifest.systemBusNames].contains { $0?.isEmpty == false }
         return entities && access
     }
 

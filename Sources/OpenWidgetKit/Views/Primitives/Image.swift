@@ -7,9 +7,12 @@ public struct Image: View, PrimitiveView, Hashable {
     var symbol: String?
     var name: String?
     var renderingMode: TemplateRenderingMode?
+    /// A PNG read at run time (`Image(uiImage: UIImage(contentsOfFile:))`), not from the catalogue.
+    var loaded: ImageAsset?
 
     public init(systemName: String) { symbol = systemName }
     public init(_ name: String) { self.name = name }
+    init(asset: ImageAsset, name: String?) { loaded = asset; self.name = name }
 
     /// Accepted for source compatibility (kept in `modifiers.other["resizable"]`).
     public func resizable() -> some View { _NodeModifier.other("resizable", .bool(true)).apply(to: self) }
@@ -29,7 +32,9 @@ public struct Image: View, PrimitiveView, Hashable {
         var n = ViewNode(kind: .image)
         n.symbol = symbol
         n.text = name
-        if let name {
+        if let loaded {
+            n.asset = loaded
+        } else if let name {
             let scheme = EnvironmentValues.current.colorScheme
             if let asset = AssetLookup.image(name, scheme: scheme) { n.asset = asset } else { ResourceMisses.record("image \"\(name)\"") }
         }

@@ -1,7 +1,10 @@
+import FoundationEssentials
+
 /// The few UIKit names widget code uses to reach colours and images (`import SwiftUI` brings
 /// UIKit on iOS; here the `UIKit` module name and every other Apple name bring these):
 /// `UIColor` — components, the system and semantic colours, and the dynamic provider that picks
-/// a colour per appearance — with `Color(uiColor:)`, and `UIImage(named:)` / `UIImage(systemName:)`
+/// a colour per appearance — with `Color(uiColor:)`, and `UIImage(named:)` / `UIImage(systemName:)` /
+/// `UIImage(contentsOfFile:)` / `UIImage(data:)` (PNG)
 /// with `Image(uiImage:)`. Nothing else of UIKit is provided (docs/porting.md).
 ///
 /// A dynamic colour is resolved when a `Color` is made from it, in the appearance of the view
@@ -109,14 +112,42 @@ public struct UITraitCollection: Hashable, Sendable {
 
 public enum UIUserInterfaceStyle: Int, Hashable, Sendable { case unspecified, light, dark }
 
-/// An image by name: an asset of the bundle or an SF Symbol. No pixels are decoded.
+/// An image by name: an asset of the bundle or an SF Symbol; or a PNG read at run time
+/// (`init?(contentsOfFile:)`, `init?(data:)`), whose bytes travel in the view tree as an asset's
+/// do. No pixels are decoded. Immutable; any thread.
 public final class UIImage: Hashable, Sendable {
     let name: String?, systemName: String?
-    public init?(named name: String) { self.name = name; systemName = nil }
-    public init?(systemName name: String) { self.name = nil; systemName = name }
-    var image: Image { systemName.map(Image.init(systemName:)) ?? Image(name ?? "") }
-    public static func == (a: UIImage, b: UIImage) -> Bool { a.name == b.name && a.systemName == b.systemName }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name); hasher.combine(systemName) }
+    let asset: ImageAsset?
+    public init?(named name: String) { self.name = name; systemName = nil; asset = nil }
+    public init?(systemName name: String) { self.name = nil; systemName = name; asset = nil }
+
+    /// A PNG's bytes at 1 pixel a point; nil when they are not a PNG or are larger than a view
+    /// tree carries (`WireValidation.maxImageBase64Bytes` in base64, `maxImageSide`,
+    /// `maxImagePixels`). Other formats (JPEG) are not decoded here: nil.
+    public convenience init?(data: Data) { self.init(data: data, name: nil) }
+
+    init?(data: Data, name: String?) {
+        guard let size = ImageVariant.pngSize(data), size.width <= WireValidation.maxImageSide, size.height <= WireValidation.maxImageSide,
+              size.width * size.height <= WireValidation.maxImagePixels, (data.count + 2) / 3 * 4 <= WireValidation.maxImageBase64Bytes
+        else { return nil }
+        self.name = name; systemName = nil
+        asset = ImageAsset(name: name ?? "", variants: [ImageVariant(scale: 1, width: size.width, height: size.height, png: data.base64EncodedString())])
+    }
+
+    /// The PNG file at `path`, read now (in a worker: a path its sandbox lets it read); nil when
+    /// it cannot be read or `init?(data:)` refuses it. Its file name is the image's name (the
+    /// text outputs' alt text, as an asset's name is).
+    public convenience init?(contentsOfFile path: String) {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else { return nil }
+        self.init(data: data, name: path.split(separator: "/").last.map(String.init))
+    }
+
+    var image: Image {
+        if let asset { return Image(asset: asset, name: name) }
+        return systemName.map(Image.init(systemName:)) ?? Image(name ?? "")
+    }
+    public static func == (a: UIImage, b: UIImage) -> Bool { a.name == b.name && a.systemName == b.systemName && a.asset == b.asset }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name); hasher.combine(systemName); hasher.combine(asset) }
 }
 
 extension Color {
