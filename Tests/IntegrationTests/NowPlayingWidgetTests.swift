@@ -215,6 +215,16 @@ final class TestMPRISPlayer {
         // The worker's proxy (gone again once the worker rests: nothing is due) lets it talk to the MPRIS names alone.
         let proxyLines = d.stderr.split(separator: "\n").filter { $0.contains("bus proxy started: ") }
         #expect(!proxyLines.isEmpty && proxyLines.allSatisfy { $0.hasSuffix(" for org.mpris.MediaPlayer2.*") }, "\(proxyLines)")
+        // The picker: the host describes the bundle without a bus, so its serving worker is asked
+        // again (EntityOptionsRefresh) and the gallery, the Edit Widget form's catalog, offers the player.
+        func offeredPlayers() -> [String] {
+            let gallery = run(TestPaths.widgethost, ["gallery", "--json", "--config", d.dir.path + "/config.json"])
+            guard gallery.status == 0, let items = try? WireCodec.decode([[String: JSONValue]].self, from: Data(gallery.stdout.utf8)),
+                  let parameter = items.first(where: { $0["kind"] == .string("nowplaying") })?["parameters"]?.arrayValue?
+                      .compactMap(\.objectValue).first(where: { $0["name"] == .string("player") }) else { return [] }
+            return (parameter["options"]?.arrayValue ?? []).compactMap { $0.objectValue?["value"]?.stringValue }
+        }
+        #expect(eventually(timeout: 30) { offeredPlayers().contains(TestMPRISPlayer.name) }, "\(offeredPlayers())")
 
         player.call("Next")
         #expect(eventually(timeout: 30) { d.text(inline)?.hasPrefix("♪ Gymnopedie No. 1 · Erik") == true }, "\(d.text(inline) ?? "nothing")\n\(d.stderr.suffix(3000))")
