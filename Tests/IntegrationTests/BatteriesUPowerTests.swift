@@ -13,7 +13,7 @@ import Glibc
 /// (`PropertiesChanged`, `DeviceAdded`, `DeviceRemoved`).
 final class FakeUPower {
     let address: String
-    private let bus: TestSessionBus
+    let bus: TestSessionBus
     private let state: String
     private var pid: pid_t = 0
 
@@ -144,5 +144,27 @@ final class FakeUPower {
         let expected = BatteriesWidgetTests.thisMachinesMainBattery()
         #expect(eventually(timeout: 30) { d.text(id)?.hasSuffix(expected) == true },
                 "expected \(expected), got \(d.text(id) ?? "nothing"): \(d.stderr.suffix(3000))")
+    }
+
+    /// Installed but not placed (the default install puts it beside every other bundle), the
+    /// bundle costs the host no system-bus connection: described once, its worker retired, no
+    /// client on the bus but UPower (W1).
+    @Test(.enabled(if: BatteriesUPowerTests.enabled && sandboxTestsRun, "no dbus-daemon, python3-gi or Landlock"))
+    func anUnplacedBundleCostsNoSystemBusConnection() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let upower = try FakeUPower(dir: dir.path, devices: FakeUPower.laptopAndHeadset)
+        let alone = upower.bus.clients()
+        #expect(alone.count == 1, "only UPower: \(alone)")
+        let config = #"""
+            {"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"},
+             "widgets": [{"kind": "clock", "family": "accessoryInline"}]}
+            """#
+        let d = try RunningDaemon(config: config, environment: ["TZ": "UTC", "DBUS_SYSTEM_BUS_ADDRESS": upower.address])
+        d.install(TestPaths.plugin("BatteriesWidget"), as: "libBatteriesWidget.so")
+        #expect(eventually(timeout: 30) {
+            run(TestPaths.widgethost, ["status", "--config", d.dir.path + "/config.json"]).stdout.contains("reads: system bus org.freedesktop.UPower")
+        }, "\(d.stderr.suffix(3000))")
+        #expect(eventually { processesMentioning(d.dir.path + "/state/bundles").isEmpty }, "its worker was not retired")
+        #expect(upower.bus.clients() == alone, "\(d.stderr.suffix(3000))")
     }
 }
