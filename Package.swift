@@ -18,7 +18,7 @@ let exampleBundles: [(product: String, target: String, path: String, extra: [Tar
     ("NetworkDiskWidgets", "NetworkDiskWidgetsEntry", "Examples/NetworkDiskWidgetsEntry", ["NetworkDisk"]),
     ("CalendarWidget", "CalendarWidget", "Examples/CalendarWidget", ["CICal"]),
     ("WorldClockWidget", "WorldClockWidget", "Examples/WorldClockWidget", []),
-    ("BatteriesWidget", "BatteriesWidget", "Examples/BatteriesWidget", []),
+    ("BatteriesWidget", "BatteriesWidget", "Examples/BatteriesWidget", ["SessionBus"]),
     ("NowPlayingWidget", "NowPlayingWidget", "Examples/NowPlayingWidget", ["SessionBus"]),
 ]
 

@@ -2,11 +2,13 @@ import FoundationEssentials
 import OpenWidgetKit
 
 /// What one entry shows: the batteries at `date` (projected from the last read along the
-/// present draw), the first being the main one.
+/// present draw), the first being the main one, and where they were read (`source`: `UPower`,
+/// `sysfs`, `sample`), which the large family says in its footnote.
 struct BatteriesEntry: TimelineEntry {
     let date: Date
     let devices: [PowerDevice]
     let showsTimeLeft: Bool
+    var source = "sample"
 
     var main: PowerDevice? { devices.first }
 

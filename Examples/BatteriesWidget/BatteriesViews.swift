@@ -104,7 +104,8 @@ struct BatteriesWidgetView: View {
         }
     }
 
-    /// A row per device: symbol, name, charge, and a bar under it; the time left of the main one.
+    /// A row per device: symbol, name, charge, and a bar under it; the time left of the main one;
+    /// at the foot, quietly, where they were read.
     private var large: some View {
         VStack(alignment: .leading, spacing: 10) {
             ForEach(entry.devices.prefix(6)) { device in
@@ -125,6 +126,16 @@ struct BatteriesWidgetView: View {
                 }
             }
             Spacer(minLength: 0)
+            if let from = sourceText { Text(from).font(.caption2).foregroundStyle(.secondary) }
+        }
+    }
+
+    /// "From UPower", "From the kernel" (`/sys/class/power_supply`); nil for the sample.
+    private var sourceText: String? {
+        switch entry.source {
+        case "UPower": "From UPower"
+        case "sysfs": "From the kernel"
+        default: nil
         }
     }
 

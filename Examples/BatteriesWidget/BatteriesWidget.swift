@@ -10,7 +10,7 @@ struct BatteriesWidget: Widget {
                 .containerBackground(.background, for: .widget)
         }
         .configurationDisplayName("Batteries")
-        .description("The charge of the laptop, the mouse, the headphones: every battery the kernel reports.")
+        .description("The charge of the laptop, the mouse, the headphones: every battery UPower or the kernel reports.")
         .supportedFamilies([.systemSmall, .systemMedium, .systemLarge, .accessoryCircular, .accessoryRectangular, .accessoryInline])
     }
 }
@@ -21,8 +21,15 @@ struct BatteriesBundle: WidgetBundle {
     }
 }
 
-// The plugin's entry point. It declares nothing: /sys/class/power_supply is readable in every
+// The plugin's entry point. It talks to UPower on the system bus, and reloads when UPower says
+// a device came, went or changed (and when UPower itself comes or goes: the host watches the
+// owner of a declared name); /sys/class/power_supply, the fallback, is readable in every
 // worker's sandbox (docs/limits.md).
 @_cdecl("widget_plugin_entry_v1") public func widgetPluginEntry() -> UnsafeRawPointer {
-    WidgetPluginExport.entry(BatteriesBundle.self, bundleId: "org.widgethost.batteries")
+    let upower = UPowerSource.name
+    return WidgetPluginExport.entry(BatteriesBundle.self, bundleId: "org.widgethost.batteries", systemBusNames: [upower],
+                                    busSignals: [BusSignal(sender: upower, interface: upower, member: "DeviceAdded", bus: "system"),
+                                                 BusSignal(sender: upower, interface: upower, member: "DeviceRemoved", bus: "system"),
+                                                 BusSignal(sender: upower, interface: "org.freedesktop.DBus.Properties",
+                                                           member: "PropertiesChanged", bus: "system")])
 }

@@ -6,7 +6,7 @@ import Glibc
 /// One battery: the laptop's own, or a peripheral's (a mouse, a keyboard, a headset…).
 struct PowerDevice: Hashable, Identifiable {
     enum Kind: String {
-        case laptop, mouse, keyboard, headphones, phone, gameController, other
+        case laptop, mouse, keyboard, headphones, phone, gameController, ups, tablet, speaker, other
 
         /// The symbol Apple's Batteries widget draws inside the device's ring.
         var symbol: String {
@@ -17,6 +17,9 @@ struct PowerDevice: Hashable, Identifiable {
             case .headphones: "headphones"
             case .phone: "iphone"
             case .gameController: "gamecontroller"
+            case .ups: "powerplug"
+            case .tablet: "ipad"
+            case .speaker: "hifispeaker"
             case .other: "battery.100"
             }
         }
@@ -42,11 +45,15 @@ struct PowerDevice: Hashable, Identifiable {
     var isLow: Bool { percent <= 20 && state != .charging }
 }
 
-/// Where the widget's batteries come from. Implementations are pure reads; any thread.
+/// Where the widget's batteries come from (`UPowerSource`, else `SysfsPowerSupply`).
+/// Implementations are pure reads; any thread.
 protocol PowerSource {
-    /// Every battery present now, the machine's own first. A device whose files cannot be
-    /// understood is left out (and said once on stderr), never shown with made-up values.
-    func devices() -> [PowerDevice]
+    /// What the entry says it read from (`UPower`, `sysfs`).
+    var sourceName: String { get }
+    /// Every battery present now, the machine's own first; nil when the source cannot be
+    /// reached (the next one is asked). A device whose data cannot be understood is left out
+    /// (and said once on stderr), never shown with made-up values.
+    func devices() -> [PowerDevice]?
 }
 
 /// The kernel's view: `/sys/class/power_supply/*` with `type` `Battery` (laptops' `BAT*`, and
@@ -56,12 +63,13 @@ protocol PowerSource {
 /// fixture trees). Stateless; any thread.
 struct SysfsPowerSupply: PowerSource {
     let root: String
+    let sourceName = "sysfs"
 
     init(root: String? = nil) {
         self.root = root ?? getenv("WIDGETHOST_BATTERIES_POWER_SUPPLY").map { String(cString: $0) } ?? "/sys/class/power_supply"
     }
 
-    func devices() -> [PowerDevice] {
+    func devices() -> [PowerDevice]? {
         let all = Self.entries(of: root).compactMap { name -> PowerDevice? in
             let attributes = Attributes(directory: root + "/" + name)
             switch Self.device(named: name, attributes) {
@@ -193,6 +201,9 @@ extension PowerDevice.Kind {
         case .headphones: "Headphones"
         case .phone: "Phone"
         case .gameController: "Controller"
+        case .ups: "UPS"
+        case .tablet: "Tablet"
+        case .speaker: "Speaker"
         case .other: "Battery"
         }
     }

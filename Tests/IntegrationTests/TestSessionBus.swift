@@ -96,6 +96,32 @@ final class TestSessionBus: @unchecked Sendable {
         }
     }
 
+    /// The unique names of the other connections on the bus (`ListNames`): who is connected.
+    func clients() -> [String] {
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let c = dbus_connection_open_private(address, &error) else { return ["cannot connect"] }
+        defer { dbus_connection_close(c); dbus_connection_unref(c) }
+        guard dbus_bus_register(c, &error) != 0,
+              let call = dbus_message_new_method_call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames") else {
+            return ["cannot register"]
+        }
+        defer { dbus_message_unref(call) }
+        guard let reply = dbus_connection_send_with_reply_and_block(c, call, 2000, &error) else { return ["no reply"] }
+        defer { dbus_message_unref(reply) }
+        var iter = DBusMessageIter(), names = DBusMessageIter()
+        guard dbus_message_iter_init(reply, &iter) != 0 else { return [] }
+        dbus_message_iter_recurse(&iter, &names)
+        var out: [String] = []
+        while dbus_message_iter_get_arg_type(&names) == Int32(UInt8(ascii: "s")) {
+            if let n = widgethost_dbus_get_string(&names).map({ String(cString: $0) }), n.hasPrefix(":") { out.append(n) }
+            dbus_message_iter_next(&names)
+        }
+        let own = dbus_bus_get_unique_name(c).map { String(cString: $0) }
+        return out.filter { $0 != own }
+    }
+
     /// Makes `name` answer `greeting` from now on and emits its `org.example.Probe.Changed`
     /// signal on `/org/example/Probe`.
     func change(_ name: String, greeting: String) {

@@ -2,11 +2,13 @@ import FoundationEssentials
 import OpenWidgetKit
 
 extension WidgetHost {
-    /// Keeps `busWatches` to the loaded bundles' declarations (`BusWatch.watches`) and tells
-    /// the daemon when they change. Loop thread only.
+    /// Keeps `busWatches` to the declarations of the loaded bundles the configuration places
+    /// (`BusWatch.watches`) and tells the daemon when they change. Only while a widget of the
+    /// bundle is placed: an unplaced bundle costs no bus connection (W1; the Batteries bundle,
+    /// installed by default, declares system-bus signals). Loop thread only.
     func updateBusWatches() {
         var watches: [String: [BusWatch]] = [:]
-        for b in registry.bundles.values {
+        for b in registry.bundles.values where places(bundle: b.name, b.manifest) {
             let w = BusWatch.watches(for: b.manifest)
             if !w.isEmpty { watches[b.name] = w }
         }
