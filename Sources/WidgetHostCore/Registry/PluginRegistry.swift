@@ -192,7 +192,11 @@ public final class PluginRegistry {
                 }
                 candidate.manifest = r.manifest!
                 self.manifestCache?.store(candidate.manifest, for: file)
-                candidate.connection?.sendSettings(self.workerArguments(candidate))
+                // A worker none of whose kinds is placed is retired just below: it gets no settings
+                // of its own, so no bus proxy is started (nor a missing bus logged) for nothing.
+                if self.isNeeded(file.name, candidate.manifest) {
+                    candidate.connection?.sendSettings(self.workerArguments(candidate))
+                }
                 self.install(candidate)
                 self.refreshEntityOptions(candidate)
                 self.retireUnneededWorkers()
