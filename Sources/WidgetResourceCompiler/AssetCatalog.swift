@@ -2,7 +2,7 @@ import Foundation
 import OpenWidgetKit
 
 /// An `.xcassets` folder read as Xcode's asset catalogue compiler reads it, for the parts widgets
-/// use: colour sets (`.colorset`) and image sets (`.imageset`) of PNG files at 1x/2x/3x, each
+/// use: colour sets (`.colorset`) and image sets (`.imageset`) of PNG or JPEG files at 1x/2x/3x, each
 /// with "any", light and dark luminosity appearances. Folders are groups; a folder whose
 /// `Contents.json` says `provides-namespace` prefixes its assets' names (`Icons/Star`).
 /// The idioms kept are `universal` and `iphone` (`universal` wins); high-contrast variants are

@@ -31,7 +31,7 @@ public struct BundleResources: Sendable {
         public var developmentLanguage: String?
         /// Colour name → appearance (`any`, `light`, `dark`) → sRGB `[r, g, b, a]`, 0…1.
         public var colors: [String: [String: [Double]]]?
-        /// Image name → its variants (scale and appearance), PNG bytes in base64.
+        /// Image name → its variants (scale and appearance), PNG or JPEG bytes in base64.
         public var images: [String: [ImageVariant]]?
         /// Table (`Localizable`) → language (`de`, `pt-BR`) → key → value (a format when it has
         /// `%@`, `%lld`…).

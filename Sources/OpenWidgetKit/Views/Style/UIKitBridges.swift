@@ -4,7 +4,7 @@ import FoundationEssentials
 /// UIKit on iOS; here the `UIKit` module name and every other Apple name bring these):
 /// `UIColor` — components, the system and semantic colours, and the dynamic provider that picks
 /// a colour per appearance — with `Color(uiColor:)`, and `UIImage(named:)` / `UIImage(systemName:)` /
-/// `UIImage(contentsOfFile:)` / `UIImage(data:)` (PNG)
+/// `UIImage(contentsOfFile:)` / `UIImage(data:)` (PNG or JPEG)
 /// with `Image(uiImage:)`. Nothing else of UIKit is provided (docs/porting.md).
 ///
 /// A dynamic colour is resolved when a `Color` is made from it, in the appearance of the view
