@@ -329,6 +329,36 @@ final class TestMPRISPlayer {
             if !granted { #expect(yellow() == 0) }
         }
     }
+
+    /// A JPEG whose header is whole but whose data is cut short (a player still writing its
+    /// cache): the worker takes it (it reads headers only), the render process's libjpeg finds
+    /// it damaged, draws the placeholder, says why on stderr, and the host goes on drawing.
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled && sandboxTestsRun, "no Landlock, dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func aJPEGCutShortDrawsThePlaceholderAndSaysWhy() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let art = artFolder(dir)
+        let whole = try #require(readBytes(Self.jpegCover))
+        _ = whole.prefix(whole.count * 2 / 3).withUnsafeBufferPointer { b in
+            let f = fopen(art + "/cut.jpg", "wb"); defer { fclose(f) }
+            return fwrite(b.baseAddress, 1, b.count, f)
+        }
+        let player = try TestMPRISPlayer(dir: dir.path, artURL: "file://" + art + "/cut.jpg")
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "#
+            + #""widgets": [{"kind": "nowplaying", "family": "systemMedium", "outputs": ["files", "png"], "picture": {"scale": 1}}], "#
+            + #""bundles": {"org.widgethost.nowplaying": {"filesystems": [""# + art + #":ro"]}}}"#
+        let d = try RunningDaemon(config: config, environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address, "TZ": "UTC"]) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin(NowPlayingWidgetTests.product), dir + "/Plugins/libNowPlayingWidget.so"])
+        }
+        let id = "nowplaying-systemMedium"
+        #expect(eventually(timeout: 30) { d.text(id)?.contains("cut.jpg") == true }, "\(d.text(id) ?? "nothing")\n\(d.stderr.suffix(3000))")
+        #expect(eventually(timeout: 30) { d.stderr.contains(#"WidgetGraphics: image "cut.jpg" is not drawn (the placeholder is): libjpeg: "#) },
+                "\(d.stderr.suffix(3000))")
+        let path = d.dir.path + "/out/" + id + ".png"
+        #expect(eventually(timeout: 30) { FileManagerFree.bytes(path).flatMap(PixelImage.decodePNG) != nil }, "\(d.stderr.suffix(3000))")
+        let png = try #require(FileManagerFree.bytes(path).flatMap(PixelImage.decodePNG))
+        #expect(BundleResourceTests.count(png) { r, g, b in r > 230 && abs(g - 211) < 25 && b < 120 } == 0, "no part of the cut cover is drawn")
+        #expect(BundleResourceTests.count(png) { r, g, b in r < 40 && g < 40 && b < 40 } > 200, "the title is drawn")
+    }
 }
 
 /// Picture goldens of every family of the Now Playing bundle: `widgethost preview --png` with
