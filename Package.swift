@@ -179,6 +179,8 @@ let package = Package(
             pkgConfig: "widgethost-pangocairo",  // pangocairo less -pthread: scripts/install-deps.sh
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        // libjpeg-turbo, for WidgetGraphics only: the drawing processes decode JPEG images; the daemon never links it.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         // libwayland-client, for widgethost-desktop's Wayland backend only: the daemon never links it.
         .systemLibrary(
             name: "CWaylandClient",
@@ -201,7 +203,7 @@ let package = Package(
         .target(name: "OpenWidgetKit", dependencies: ["CWidgetPluginABI", "CWidgetMainEntry"], swiftSettings: directMetadataAccess),
         .target(name: "WidgetRendering", dependencies: ["OpenWidgetKit"], swiftSettings: directMetadataAccess),
         .target(name: "WidgetLayout", dependencies: ["OpenWidgetKit", "WidgetRendering"]),
-        .target(name: "WidgetGraphics", dependencies: ["CCairo", "WidgetLayout", "OpenWidgetKit", "WidgetRendering"]),
+        .target(name: "WidgetGraphics", dependencies: ["CCairo", "CJPEG", "WidgetLayout", "OpenWidgetKit", "WidgetRendering"]),
         .macro(name: "WidgetPreviewMacros",
                swiftSettings: toolchainSwiftSyntax.swift, linkerSettings: toolchainSwiftSyntax.linker),
         .target(name: "WidgetPreviews", dependencies: ["OpenWidgetKit", "WidgetPreviewMacros"]),

@@ -38,6 +38,7 @@ command -v systemd-analyze >/dev/null || missing+=(systemd)
 # Pictures (WidgetGraphics): Cairo and Pango, and the fonts the renderer names and the picture
 # goldens are pinned to (Tests/WidgetGraphicsTests/Fixtures/fonts.conf).
 pkg-config --exists cairo pangocairo 2>/dev/null || missing+=(libcairo2-dev libpango1.0-dev)
+pkg-config --exists libjpeg 2>/dev/null || missing+=(libjpeg-dev)  # JPEG images (WidgetGraphics; libjpeg-turbo)
 [ -f /usr/share/fonts/opentype/inter/Inter-Regular.otf ] || missing+=(fonts-inter)
 [ -f /usr/share/fonts/truetype/material-design-icons-iconfont/MaterialIcons-Regular.ttf ] || missing+=(fonts-material-design-icons-iconfont)
 # .fontDesign(.rounded): Quicksand (SIL OFL 1.1), the rounded face nearest SF Pro Rounded.

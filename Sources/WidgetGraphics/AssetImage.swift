@@ -4,11 +4,12 @@ import OpenWidgetKit
 import WidgetLayout
 
 /// An asset catalogue image of a view tree (`ViewNode.asset`) as a Cairo surface: the variant
-/// nearest the picture's scale, decoded from its PNG bytes.
+/// nearest the picture's scale, decoded from its PNG (Cairo) or JPEG (`JPEGImage`) bytes.
 ///
 /// The bytes come from a plugin, so nothing is trusted: the base64 must decode, the PNG header's
-/// size must match the variant's and stay within `WireValidation.maxImagePixels`, and Cairo must
-/// read the file; otherwise there is no surface and the painter draws its placeholder.
+/// (or JPEG frame header's) size must match the variant's and stay within
+/// `WireValidation.maxImagePixels`, and the file must decode; otherwise there is no surface and
+/// the painter draws its placeholder.
 /// Threading: a value used on the painter's thread; the surface is owned (destroyed by `release`).
 struct AssetImage {
     let surface: OpaquePointer
@@ -18,12 +19,21 @@ struct AssetImage {
     init?(_ asset: ImageAsset, scale: Double) {
         guard let v = asset.variant(forScale: scale), v.width > 0, v.height > 0,
               v.width <= WireValidation.maxImageSide, v.height <= WireValidation.maxImageSide,
-              v.width * v.height <= WireValidation.maxImagePixels,
-              v.png.utf8.count <= WireValidation.maxImageBase64Bytes,
-              let bytes = Data(base64Encoded: v.png),
-              // The header's size is what Cairo will allocate: it must be the size the tree declares.
-              let (width, height) = ImageVariant.pngSize(bytes), width == v.width, height == v.height,
-              let decoded = PixelImage.surface(fromPNG: [UInt8](bytes)) else { return nil }
+              v.width * v.height <= WireValidation.maxImagePixels else { return nil }
+        let decoded: OpaquePointer?
+        if let png = v.png {
+            guard png.utf8.count <= WireValidation.maxImageBase64Bytes, let bytes = Data(base64Encoded: png),
+                  // The header's size is what Cairo will allocate: it must be the size the tree declares.
+                  let (width, height) = ImageVariant.pngSize(bytes), width == v.width, height == v.height else { return nil }
+            decoded = PixelImage.surface(fromPNG: [UInt8](bytes))
+        } else if let jpeg = v.jpeg {
+            guard jpeg.utf8.count <= WireValidation.maxImageBase64Bytes, let bytes = Data(base64Encoded: jpeg) else { return nil }
+            decoded = JPEGImage.surface(fromJPEG: [UInt8](bytes), width: v.width, height: v.height, name: asset.name)
+        } else {
+            return nil
+        }
+        guard let decoded else { return nil }
+        let width = v.width, height = v.height
         guard cairo_surface_status(decoded) == CAIRO_STATUS_SUCCESS,
               Int(cairo_image_surface_get_width(decoded)) == width, Int(cairo_image_surface_get_height(decoded)) == height else {
             cairo_surface_destroy(decoded)

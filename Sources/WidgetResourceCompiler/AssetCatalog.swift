@@ -2,7 +2,7 @@ import Foundation
 import OpenWidgetKit
 
 /// An `.xcassets` folder read as Xcode's asset catalogue compiler reads it, for the parts widgets
-/// use: colour sets (`.colorset`) and image sets (`.imageset`) of PNG files at 1x/2x/3x, each
+/// use: colour sets (`.colorset`) and image sets (`.imageset`) of PNG or JPEG files at 1x/2x/3x, each
 /// with "any", light and dark luminosity appearances. Folders are groups; a folder whose
 /// `Contents.json` says `provides-namespace` prefixes its assets' names (`Icons/Star`).
 /// The idioms kept are `universal` and `iphone` (`universal` wins); high-contrast variants are
@@ -78,8 +78,8 @@ struct AssetCatalog {
             guard let filename = entry["filename"] as? String, let rank = idiomRank(entry),
                   let appearance = appearance(entry) else { continue }
             let path = folder.appendingPathComponent(filename)
-            guard path.pathExtension.lowercased() == "png" else {
-                warn(path, "only PNG images are supported (PDF, SVG and JPEG are not); export 1x/2x/3x PNGs for image \"\(name)\"")
+            guard ["png", "jpg", "jpeg"].contains(path.pathExtension.lowercased()) else {
+                warn(path, "only PNG and JPEG images are supported (PDF, SVG and HEIC are not); export 1x/2x/3x PNGs for image \"\(name)\"")
                 continue
             }
             let scaleText = (entry["scale"] as? String) ?? "1x"
@@ -91,19 +91,13 @@ struct AssetCatalog {
                 warn(path, "cannot be read; left out")
                 continue
             }
-            guard let (width, height) = ImageVariant.pngSize(data) else {
-                warn(path, "is not a PNG file; left out")
+            let variant: ImageVariant
+            do {
+                variant = try ImageVariant(file: data, scale: scale, appearance: appearance == "any" ? nil : appearance)
+            } catch {
+                warn(path, "\(error); left out")
                 continue
             }
-            guard width <= WireValidation.maxImageSide, height <= WireValidation.maxImageSide,
-                  width * height <= WireValidation.maxImagePixels,
-                  (data.count + 2) / 3 * 4 <= WireValidation.maxImageBase64Bytes else {
-                warn(path, "is \(width)×\(height) pixels, \(data.count) bytes: larger than a widget image may be "
-                     + "(\(WireValidation.maxImagePixels) pixels, \(WireValidation.maxImageBase64Bytes / 4 * 3) bytes); left out")
-                continue
-            }
-            let variant = ImageVariant(scale: scale, appearance: appearance == "any" ? nil : appearance,
-                                       width: width, height: height, png: data.base64EncodedString())
             let slot = "\(scaleText) \(appearance)"
             if chosen[slot].map({ $0.rank > rank }) ?? true { chosen[slot] = (rank, variant) }
         }

@@ -242,19 +242,25 @@ import Glibc
 }
 
 /// `widget-resource-compiler`, the build plugin's tool, on the forms the fixture does not use:
-/// a namespaced folder, a gray colour, a JPEG it must leave out with a warning, a UTF-16
+/// a namespaced folder, a gray colour, a JPEG image set (taken, as Xcode takes it), a CMYK JPEG
+/// and a `.jpg` that is no image it must leave out with a warning saying why, a UTF-16
 /// `.strings` file with escapes and an unquoted pair, a `.stringsdict` plural.
 @Suite struct ResourceCompilerTests {
     @Test func theLessCommonFormsCompile() throws {
         let dir = TempDir(); defer { dir.remove() }
         let root = dir.path
-        for folder in ["A.xcassets/Icons/Star.colorset", "A.xcassets/Photo.imageset", "fr.lproj"] { _ = run("/bin/mkdir", ["-p", root + "/" + folder]) }
+        for folder in ["A.xcassets/Icons/Star.colorset", "A.xcassets/Photo.imageset", "A.xcassets/Cover.imageset", "A.xcassets/Print.imageset", "fr.lproj"] { _ = run("/bin/mkdir", ["-p", root + "/" + folder]) }
         FileManagerFree.write(root + "/A.xcassets/Contents.json", #"{"info":{"author":"xcode","version":1}}"#)
         FileManagerFree.write(root + "/A.xcassets/Icons/Contents.json", #"{"properties":{"provides-namespace":true}}"#)
         FileManagerFree.write(root + "/A.xcassets/Icons/Star.colorset/Contents.json",
                               #"{"colors":[{"color":{"color-space":"gray-gamma-22","components":{"white":"0.500","alpha":"0.500"}},"idiom":"universal"}]}"#)
         FileManagerFree.write(root + "/A.xcassets/Photo.imageset/Contents.json", #"{"images":[{"filename":"photo.jpg","idiom":"universal"}]}"#)
         FileManagerFree.write(root + "/A.xcassets/Photo.imageset/photo.jpg", "not a png")
+        let jpegs = TestPaths.repoRoot + "/Tests/WidgetGraphicsTests/Fixtures/jpeg/"
+        FileManagerFree.write(root + "/A.xcassets/Cover.imageset/Contents.json", #"{"images":[{"filename":"cover.jpeg","idiom":"universal","scale":"2x"}]}"#)
+        _ = run("/bin/cp", [jpegs + "cover.jpg", root + "/A.xcassets/Cover.imageset/cover.jpeg"])
+        FileManagerFree.write(root + "/A.xcassets/Print.imageset/Contents.json", #"{"images":[{"filename":"print.jpg","idiom":"universal"}]}"#)
+        _ = run("/bin/cp", [jpegs + "cmyk.jpg", root + "/A.xcassets/Print.imageset/print.jpg"])
         // UTF-16 little-endian with a byte-order mark, as older Xcode projects keep them.
         let strings = "/* a comment */\n\"quote\" = \"Il a dit \\\"oui\\\"\\n\";\ntitle = Titre;\n"
         var utf16: [UInt8] = [0xFF, 0xFE]
@@ -277,13 +283,17 @@ import Glibc
         let r = run(TestPaths.products + "/widget-resource-compiler",
                     [output, root + "/A.xcassets", root + "/fr.lproj/Localizable.strings", root + "/fr.lproj/Localizable.stringsdict"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("photo.jpg: warning: only PNG images are supported"), "\(r.stderr)")
+        #expect(r.stderr.contains("photo.jpg: warning: is neither a PNG nor a JPEG file; left out"), "\(r.stderr)")
+        #expect(r.stderr.contains("print.jpg: warning: is a JPEG this host does not draw: CMYK (4 components); save it as RGB; left out"), "\(r.stderr)")
         let source = try #require(FileManagerFree.read(output))
         #expect(source.contains("from A.xcassets, fr.lproj/Localizable.strings, fr.lproj/Localizable.stringsdict"))
         let start = try #require(source.range(of: "= #\"")), end = try #require(source.range(of: "\"#\n", range: start.upperBound..<source.endIndex))
         let catalog = try JSONDecoder().decode(BundleResources.Catalog.self, from: Data(source[start.upperBound..<end.lowerBound].utf8))
         #expect(catalog.colors?["Icons/Star"]?["any"] == [0.5, 0.5, 0.5, 0.5])
-        #expect(catalog.images?["Photo"] == nil)
+        #expect(catalog.images?["Photo"] == nil && catalog.images?["Print"] == nil)
+        let cover = try #require(catalog.images?["Cover"]?.first)
+        #expect(cover.width == 96 && cover.height == 96 && cover.scale == 2 && cover.png == nil)
+        #expect(Data(base64Encoded: cover.jpeg ?? "") == readBytes(jpegs + "cover.jpg").map { Data($0) })
         #expect(catalog.strings?["Localizable"]?["fr"] == ["quote": "Il a dit \"oui\"\n", "title": "Titre"])
         #expect(catalog.plurals?["Localizable"]?["fr"]?["%d files"] == ["one": "%d fichier here", "other": "%d fichiers here"])
         #expect(catalog.developmentLanguage == "en")

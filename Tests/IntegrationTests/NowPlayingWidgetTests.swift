@@ -1,6 +1,7 @@
 import FoundationEssentials
 import OpenWidgetKit
 import Testing
+import WidgetGraphics
 import WidgetHostCore
 #if canImport(Glibc)
 import Glibc
@@ -247,18 +248,23 @@ final class TestMPRISPlayer {
     }
 }
 
-/// The album art (`mpris:artUrl`, a `file://` PNG): drawn when the worker can read it, else
-/// the placeholder. The sandboxed worker reads it only from a folder the person granted the
+/// The album art (`mpris:artUrl`, a `file://` PNG or JPEG): drawn when the worker can read it,
+/// else the placeholder. The sandboxed worker reads it only from a folder the person granted the
 /// bundle (`bundles.org.widgethost.nowplaying.filesystems`); without the grant it cannot.
 @Suite(.serialized) struct NowPlayingArtworkTests {
     static let cover = TestPaths.repoRoot + "/Tests/SwiftFixtures/Corpus/PlantCare/Assets.xcassets/Monstera.imageset/monstera@3x.png"
+    /// A 96 × 96 baseline JPEG (ImageMagick; a yellow disc on a navy-to-pink gradient), as
+    /// players' cover caches hold them.
+    static let jpegCover = TestPaths.repoRoot + "/Tests/WidgetGraphicsTests/Fixtures/jpeg/cover.jpg"
 
-    /// `<dir>/art/cover.png` (a 120 × 120 PNG) and `<dir>/art/cover.jpg` (not a PNG).
+    /// `<dir>/art/cover.png` (a 120 × 120 PNG), `<dir>/art/cover.jpg` (a 96 × 96 JPEG) and
+    /// `<dir>/art/notes.jpg` (named as a JPEG, not an image).
     func artFolder(_ dir: TempDir) -> String {
         let art = dir.path + "/art"
         mkdir(art, 0o755)
         _ = run("/bin/cp", [Self.cover, art + "/cover.png"])
-        FileManagerFree.write(art + "/cover.jpg", "\u{FF}\u{D8} not a PNG")
+        _ = run("/bin/cp", [Self.jpegCover, art + "/cover.jpg"])
+        FileManagerFree.write(art + "/notes.jpg", "\u{FF}\u{D8} not an image")
         return art
     }
 
@@ -269,11 +275,11 @@ final class TestMPRISPlayer {
     }
 
     @Test(.enabled(if: NowPlayingWidgetTests.enabled, "no dbus-daemon, xdg-dbus-proxy or python3-gi"))
-    func aReadablePNGIsDrawnAnythingElseIsThePlaceholder() throws {
+    func aReadablePNGOrJPEGIsDrawnAnythingElseIsThePlaceholder() throws {
         let dir = TempDir(); defer { dir.remove() }
         let art = artFolder(dir)
-        for (i, (url, drawn)) in [("file://" + art + "/cover.png", true), ("file://" + art + "/cover.jpg", false),
-                                  ("https://example.com/cover.png", false)].enumerated() {
+        for (i, (url, drawn)) in [("file://" + art + "/cover.png", Self.cover), ("file://" + art + "/cover.jpg", Self.jpegCover),
+                                  ("file://" + art + "/notes.jpg", nil), ("https://example.com/cover.png", nil)].enumerated() {
             // A bus folder each: a killed dbus-daemon leaves its socket file behind.
             mkdir(dir.path + "/\(i)", 0o755)
             let player = try TestMPRISPlayer(dir: dir.path + "/\(i)", artURL: url)
@@ -281,11 +287,13 @@ final class TestMPRISPlayer {
             let w = try NowPlayingWidgetTests().worker(player)
             let entry = try #require(try NowPlayingWidgetTests().timeline(w, .systemMedium).entries?.first)
             let first = try #require(images(entry).first)
-            if drawn {
-                #expect(first.text == "cover.png" && first.symbol == nil)
+            if let drawn {
+                let name = String(url.split(separator: "/").last!), jpeg = name.hasSuffix(".jpg"), side = jpeg ? 96 : 120
+                #expect(first.text == name && first.symbol == nil)
                 let variant = try #require(first.asset?.variants.first)
-                #expect(variant.width == 120 && variant.height == 120 && variant.scale == 1)
-                #expect(Data(base64Encoded: variant.png) == readBytes(Self.cover).map { Data($0) })
+                #expect(variant.width == side && variant.height == side && variant.scale == 1)
+                #expect(Data(base64Encoded: (jpeg ? variant.jpeg : variant.png) ?? "") == readBytes(drawn).map { Data($0) })
+                #expect((jpeg ? variant.png : variant.jpeg) == nil)
                 #expect(first.modifiers?.other?["resizable"] == .bool(true))
             } else {
                 #expect(first.asset == nil && first.symbol == "music.note", "\(url)")
@@ -293,25 +301,63 @@ final class TestMPRISPlayer {
         }
     }
 
-    /// The same player and file, the real host: with the folder granted the medium widget's
-    /// text has the art's name (its alt text); without, the worker cannot open the file and
-    /// shows the placeholder.
+    /// The same player with JPEG art, the real host: with the folder granted the medium widget's
+    /// text has the art's name (its alt text) and the sandboxed render process draws the cover
+    /// (its yellow disc) into the widget's PNG; without, the worker cannot open the file and
+    /// shows the placeholder (no yellow).
     @Test(.enabled(if: NowPlayingWidgetTests.enabled && sandboxTestsRun, "no Landlock, dbus-daemon, xdg-dbus-proxy or python3-gi"))
     func theSandboxedWorkerReadsTheArtOnlyFromAGrantedFolder() throws {
         let dir = TempDir(); defer { dir.remove() }
         let art = artFolder(dir)
-        let player = try TestMPRISPlayer(dir: dir.path, artURL: "file://" + art + "/cover.png")
+        let player = try TestMPRISPlayer(dir: dir.path, artURL: "file://" + art + "/cover.jpg")
         for granted in [true, false] {
             let bundles = granted ? #", "bundles": {"org.widgethost.nowplaying": {"filesystems": [""# + art + #":ro"]}}"# : ""
             let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "#
-                + #""widgets": [{"kind": "nowplaying", "family": "systemMedium"}]"# + bundles + "}"
+                + #""widgets": [{"kind": "nowplaying", "family": "systemMedium", "outputs": ["files", "png"], "picture": {"scale": 1}}]"# + bundles + "}"
             let d = try RunningDaemon(config: config, environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address, "TZ": "UTC"]) { dir in
                 _ = run("/bin/cp", [TestPaths.plugin(NowPlayingWidgetTests.product), dir + "/Plugins/libNowPlayingWidget.so"])
             }
             let id = "nowplaying-systemMedium"
             #expect(eventually(timeout: 30) { d.text(id)?.contains("Clair de Lune") == true }, "\(d.text(id) ?? "nothing")\n\(d.stderr.suffix(3000))")
-            #expect(d.text(id)?.contains("cover.png") == granted, "granted \(granted): \(d.text(id) ?? "nothing")")
+            #expect(d.text(id)?.contains("cover.jpg") == granted, "granted \(granted): \(d.text(id) ?? "nothing")")
+            // The cover's disc is #FFD34E; nothing else in the widget is yellow.
+            func yellow() -> Int? {
+                guard let image = FileManagerFree.bytes(d.dir.path + "/out/" + id + ".png").flatMap(PixelImage.decodePNG) else { return nil }
+                return BundleResourceTests.count(image) { r, g, b in r > 230 && abs(g - 211) < 25 && b < 120 }
+            }
+            #expect(eventually(timeout: 30) { granted ? (yellow() ?? 0) > 500 : yellow() != nil }, "granted \(granted)\n\(d.stderr.suffix(3000))")
+            if !granted { #expect(yellow() == 0) }
         }
+    }
+
+    /// A JPEG whose header is whole but whose data is cut short (a player still writing its
+    /// cache): the worker takes it (it reads headers only), the render process's libjpeg finds
+    /// it damaged, draws the placeholder, says why on stderr, and the host goes on drawing.
+    @Test(.enabled(if: NowPlayingWidgetTests.enabled && sandboxTestsRun, "no Landlock, dbus-daemon, xdg-dbus-proxy or python3-gi"))
+    func aJPEGCutShortDrawsThePlaceholderAndSaysWhy() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        let art = artFolder(dir)
+        let whole = try #require(readBytes(Self.jpegCover))
+        _ = whole.prefix(whole.count * 2 / 3).withUnsafeBufferPointer { b in
+            let f = fopen(art + "/cut.jpg", "wb"); defer { fclose(f) }
+            return fwrite(b.baseAddress, 1, b.count, f)
+        }
+        let player = try TestMPRISPlayer(dir: dir.path, artURL: "file://" + art + "/cut.jpg")
+        let config = #"{"paths": {"plugins": "Plugins", "out": "out", "containers": "containers", "state": "state"}, "#
+            + #""widgets": [{"kind": "nowplaying", "family": "systemMedium", "outputs": ["files", "png"], "picture": {"scale": 1}}], "#
+            + #""bundles": {"org.widgethost.nowplaying": {"filesystems": [""# + art + #":ro"]}}}"#
+        let d = try RunningDaemon(config: config, environment: ["DBUS_SESSION_BUS_ADDRESS": player.bus.address, "TZ": "UTC"]) { dir in
+            _ = run("/bin/cp", [TestPaths.plugin(NowPlayingWidgetTests.product), dir + "/Plugins/libNowPlayingWidget.so"])
+        }
+        let id = "nowplaying-systemMedium"
+        #expect(eventually(timeout: 30) { d.text(id)?.contains("cut.jpg") == true }, "\(d.text(id) ?? "nothing")\n\(d.stderr.suffix(3000))")
+        #expect(eventually(timeout: 30) { d.stderr.contains(#"WidgetGraphics: image "cut.jpg" is not drawn (the placeholder is): libjpeg: "#) },
+                "\(d.stderr.suffix(3000))")
+        let path = d.dir.path + "/out/" + id + ".png"
+        #expect(eventually(timeout: 30) { FileManagerFree.bytes(path).flatMap(PixelImage.decodePNG) != nil }, "\(d.stderr.suffix(3000))")
+        let png = try #require(FileManagerFree.bytes(path).flatMap(PixelImage.decodePNG))
+        #expect(BundleResourceTests.count(png) { r, g, b in r > 230 && abs(g - 211) < 25 && b < 120 } == 0, "no part of the cut cover is drawn")
+        #expect(BundleResourceTests.count(png) { r, g, b in r < 40 && g < 40 && b < 40 } > 200, "the title is drawn")
     }
 }
 
@@ -347,5 +393,15 @@ final class TestMPRISPlayer {
                                            extra: ["--family", "systemMedium"], environment: ["DBUS_SESSION_BUS_ADDRESS": drawing.bus.address])
         let withArt = listDirectory(dir.path + "/art").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
         try PictureGoldenTests.compare(withArt, in: dir.path + "/art", with: Self.goldens + "/artwork")
+
+        // With JPEG art (96 × 96, decoded by the render process's libjpeg), as most players' caches hold it.
+        mkdir(dir.path + "/withJPEG", 0o755)
+        let jpegPlayer = try TestMPRISPlayer(dir: dir.path + "/withJPEG", artURL: "file://" + art + "/cover.jpg")
+        defer { jpegPlayer.stop() }
+        try PictureGoldenTests.previewPNGs("NowPlayingWidget", into: dir.path + "/jpeg", in: dir,
+                                           extra: ["--family", "systemMedium"], environment: ["DBUS_SESSION_BUS_ADDRESS": jpegPlayer.bus.address])
+        let withJPEG = listDirectory(dir.path + "/jpeg").filter { $0.hasSuffix("-timeline-00.png") }.sorted()
+        #expect(withJPEG.count == 1, "\(withJPEG)")
+        try PictureGoldenTests.compare(withJPEG, in: dir.path + "/jpeg", with: Self.goldens + "/artwork-jpeg")
     }
 }

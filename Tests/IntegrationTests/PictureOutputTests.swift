@@ -68,6 +68,7 @@ import Glibc
         #expect(renderProcesses(of: d.pid).isEmpty)
         let maps = try #require(FileManagerFree.read("/proc/\(d.pid)/maps"))
         #expect(!maps.contains("libcairo") && !maps.contains("libpango"), "the host mapped Cairo or Pango")
+        #expect(!maps.contains("libjpeg"), "the host mapped libjpeg (only the drawing processes decode JPEG)")
         #expect(!FileManagerFree.exists(d.dir.path + "/out/\(habit).png"))
         #expect(!d.stderr.contains("render process"))
     }

@@ -26,6 +26,8 @@ func everyFieldNode() -> ViewNode {
     n.symbol = "star"; n.alignment = "leading"; n.spacing = 3; n.value = 0.25; n.bounds = [0, 2e21]; n.style = "linearCapacity"
     n.shape = shape; n.url = "app://u?x=1&y=2"; n.action = IntentAction(id: "0", intent: "I", parameters: ["p": .string("v"), "n": .number(-0.5)], title: "T")
     n.isOn = true; n.modifiers = m
+    n.asset = ImageAsset(name: "art", variants: [ImageVariant(scale: 1, width: 2, height: 3, png: "iVBORw0KGgo="),
+                                                 ImageVariant(scale: 2, appearance: "dark", width: 4, height: 6, jpeg: "/9j/4AAQ")])
     return n
 }
 

@@ -7,7 +7,7 @@ import FoundationEssentials
 /// A named colour is kept as `StyleSpec(name: "asset:Name")` while views are built (a
 /// `static let brand = Color("Brand")` is made once but drawn in both appearances) and
 /// replaced by its components when the evaluated tree is finished (`resolveColors`). An image
-/// gets its PNG variants when its node is made. A name the catalogue lacks is recorded
+/// gets its PNG or JPEG variants when its node is made. A name the catalogue lacks is recorded
 /// (`ResourceMisses`) and drawn as before: a colour by its plain name (grey), an image as the
 /// placeholder of an unknown image. Pure over the immutable catalogue; safe from any thread.
 public enum AssetLookup {

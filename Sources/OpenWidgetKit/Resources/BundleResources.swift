@@ -31,7 +31,7 @@ public struct BundleResources: Sendable {
         public var developmentLanguage: String?
         /// Colour name → appearance (`any`, `light`, `dark`) → sRGB `[r, g, b, a]`, 0…1.
         public var colors: [String: [String: [Double]]]?
-        /// Image name → its variants (scale and appearance), PNG bytes in base64.
+        /// Image name → its variants (scale and appearance), PNG or JPEG bytes in base64.
         public var images: [String: [ImageVariant]]?
         /// Table (`Localizable`) → language (`de`, `pt-BR`) → key → value (a format when it has
         /// `%@`, `%lld`…).
@@ -98,18 +98,61 @@ public struct BundleResources: Sendable {
 }
 
 /// One file of an image set: its scale (1, 2, 3), appearance (`any`, `light`, `dark`), size in
-/// pixels and PNG bytes in base64 (as in the view tree, `ImageAsset`).
+/// pixels and its bytes in base64 (as in the view tree, `ImageAsset`): a PNG in `png` or a JPEG
+/// in `jpeg` — one of the two (a tree of before JPEGs has only `png`, and still decodes).
 public struct ImageVariant: Codable, Hashable, Sendable {
-    enum CodingKeys: String, CodingKey, CaseIterable { case scale, appearance, width, height, png }
+    enum CodingKeys: String, CodingKey, CaseIterable { case scale, appearance, width, height, png, jpeg }
     public var scale: Double
     public var appearance: String?
-    /// Pixels (from the PNG header); the size in points is these over `scale`.
+    /// Pixels as drawn (from the PNG's IHDR, or the JPEG's SOF with its EXIF orientation
+    /// applied); the size in points is these over `scale`.
     public var width: Int
     public var height: Int
-    public var png: String
+    public var png: String?
+    public var jpeg: String?
 
-    public init(scale: Double, appearance: String? = nil, width: Int, height: Int, png: String) {
-        self.scale = scale; self.appearance = appearance; self.width = width; self.height = height; self.png = png
+    public init(scale: Double, appearance: String? = nil, width: Int, height: Int, png: String? = nil, jpeg: String? = nil) {
+        self.scale = scale; self.appearance = appearance; self.width = width; self.height = height; self.png = png; self.jpeg = jpeg
+    }
+
+    /// Why a file's bytes cannot be a variant; the description says it to the author.
+    public enum FileRefusal: Error, CustomStringConvertible {
+        case notAnImage
+        case jpeg(JPEGHeader.Refusal)
+        case tooLarge(width: Int, height: Int, bytes: Int)
+
+        public var description: String {
+            switch self {
+            case .notAnImage: "is neither a PNG nor a JPEG file"
+            case .jpeg(let refusal): "is \(refusal)"
+            case .tooLarge(let w, let h, let bytes):
+                "is \(w)×\(h) pixels, \(bytes) bytes: larger than a widget image may be "
+                    + "(\(WireValidation.maxImageSide) pixels a side, \(WireValidation.maxImagePixels) pixels, "
+                    + "\(WireValidation.maxImageBase64Bytes / 4 * 3) bytes)"
+            }
+        }
+    }
+
+    /// The variant of a PNG or JPEG file's `data`, its size read from the file's header (no
+    /// pixel decoded) and held to what a view tree carries (`WireValidation.maxImageSide`,
+    /// `maxImagePixels`, `maxImageBase64Bytes`); throws why not.
+    public init(file data: Data, scale: Double, appearance: String? = nil) throws(FileRefusal) {
+        let size: (width: Int, height: Int), isJPEG: Bool
+        if let png = Self.pngSize(data) {
+            size = png; isJPEG = false
+        } else if JPEGHeader.isJPEG(data) {
+            do { let h = try JPEGHeader.read(data); size = (h.width, h.height) } catch { throw .jpeg(error) }
+            isJPEG = true
+        } else {
+            throw .notAnImage
+        }
+        guard size.width <= WireValidation.maxImageSide, size.height <= WireValidation.maxImageSide,
+              size.width * size.height <= WireValidation.maxImagePixels,
+              (data.count + 2) / 3 * 4 <= WireValidation.maxImageBase64Bytes
+        else { throw .tooLarge(width: size.width, height: size.height, bytes: data.count) }
+        let base64 = data.base64EncodedString()
+        self.init(scale: scale, appearance: appearance, width: size.width, height: size.height,
+                  png: isJPEG ? nil : base64, jpeg: isJPEG ? base64 : nil)
     }
 
     /// Width and height in pixels from a PNG file's signature and IHDR chunk; nil when the bytes

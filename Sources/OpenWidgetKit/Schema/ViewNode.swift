@@ -74,7 +74,7 @@ public struct ViewNode: Codable, Hashable, Sendable {
     /// SF Symbol name of an `Image(systemName:)`.
     public var symbol: String?
     /// The picture of an `Image("Name")` from the bundle's asset catalogue: its variants (1x,
-    /// 2x, 3x PNG) for the appearance evaluated; renderers draw the one nearest their scale.
+    /// 2x, 3x PNG or JPEG) for the appearance evaluated; renderers draw the one nearest their scale.
     /// (Added in SDK 0.5; older renderers draw the placeholder of an unknown image.)
     @inlinable public var asset: ImageAsset? {
         get { _asset?.value }
@@ -199,7 +199,7 @@ public final class Indirect<Value: Hashable & Sendable>: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
-/// An asset catalogue image in a view tree: its name and the PNG files of its image set for the
+/// An asset catalogue image in a view tree: its name and the PNG or JPEG files of its image set for the
 /// appearance the view was evaluated in. The bytes travel in the tree so the host and the render
 /// process, which never load the plugin, can draw them; `WireValidation` bounds their number and
 /// size (`maxImageVariants`, `maxImageBase64Bytes`, `maxImagePixels`).

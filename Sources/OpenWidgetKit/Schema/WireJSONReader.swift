@@ -551,7 +551,7 @@ struct WireJSONReader {
             case "variants":
                 var outer = try beginArray()
                 while try nextElement(&outer) {
-                    var scale: Double?, width: Int?, height: Int?, png: String?, appearance: String?
+                    var scale: Double?, width: Int?, height: Int?, png: String?, jpeg: String?, appearance: String?
                     var inner = try beginObject()
                     while let key = try nextKey(&inner) {
                         switch key {
@@ -559,12 +559,13 @@ struct WireJSONReader {
                         case "width": width = try int()
                         case "height": height = try int()
                         case "png": png = try string()
+                        case "jpeg": jpeg = try string()
                         case "appearance": appearance = try isNull() ? nil : try string()
                         default: try skipValue()
                         }
                     }
-                    guard let scale, let width, let height, let png else { throw Unsupported() }
-                    variants.append(ImageVariant(scale: scale, appearance: appearance, width: width, height: height, png: png))
+                    guard let scale, let width, let height, png != nil || jpeg != nil else { throw Unsupported() }
+                    variants.append(ImageVariant(scale: scale, appearance: appearance, width: width, height: height, png: png, jpeg: jpeg))
                 }
             default: try skipValue()
             }

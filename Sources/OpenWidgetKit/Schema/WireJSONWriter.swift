@@ -137,7 +137,7 @@ public struct WireJSONWriter {
             key("variants"); beginArray()
             for v in a.variants {
                 beginObject()
-                member("appearance", v.appearance); key("height"); int(v.height); key("png"); string(v.png)
+                member("appearance", v.appearance); key("height"); int(v.height); member("jpeg", v.jpeg); member("png", v.png)
                 key("scale"); number(v.scale); key("width"); int(v.width)
                 endObject()
             }

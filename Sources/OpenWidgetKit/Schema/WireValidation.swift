@@ -34,10 +34,10 @@ public enum WireValidation {
     public static let maxMagnitude: Double = 1e100
     public static let maxCount = 1_000_000_000
     /// An asset image (`ViewNode.asset`): at most this many variants (1x/2x/3x × light/dark) and
-    /// `maxImageBase64Bytes` of base64 PNG each, refused here; its numbers are held to the rules
+    /// `maxImageBase64Bytes` of base64 PNG or JPEG each, refused here; its numbers are held to the rules
     /// above (scale a `number`, sizes a `count`), and a renderer draws only a variant of scale
     /// 1…`maxImageScale` whose sides are 1…`maxImageSide` pixels and at most `maxImagePixels`
-    /// (what it allocates to decode it), as its PNG header must confirm.
+    /// (what it allocates to decode it), as its PNG header (or JPEG frame header) must confirm.
     public static let maxImageVariants = 8
     public static let maxImageScale = 4.0
     public static let maxImageSide = 4096
@@ -217,7 +217,8 @@ public enum WireValidation {
                         case .scale: a.check("asset variants[\(i)].scale", v.scale, .number)
                         case .width: a.count("asset variants[\(i)].width", v.width)
                         case .height: a.count("asset variants[\(i)].height", v.height)
-                        case .png: a.limit("asset variants[\(i)].png bytes", v.png.utf8.count, maxImageBase64Bytes)
+                        case .png: a.limit("asset variants[\(i)].png bytes", v.png?.utf8.count ?? 0, maxImageBase64Bytes)
+                        case .jpeg: a.limit("asset variants[\(i)].jpeg bytes", v.jpeg?.utf8.count ?? 0, maxImageBase64Bytes)
                         case .appearance: break
                         }
                     }

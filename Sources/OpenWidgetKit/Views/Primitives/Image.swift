@@ -1,13 +1,13 @@
 /// An image: `Image(systemName:)` → `image` node with `symbol`; `Image("asset")` → `image`
 /// node whose `text` is the asset name (renderers may show it as alt text) and whose `asset`
-/// holds the image set's PNG variants for the evaluated appearance (`AssetLookup`; a name the
+/// holds the image set's PNG or JPEG variants for the evaluated appearance (`AssetLookup`; a name the
 /// bundle's catalogue lacks is recorded as missing).
 public struct Image: View, PrimitiveView, Hashable {
     public typealias Body = Never
     var symbol: String?
     var name: String?
     var renderingMode: TemplateRenderingMode?
-    /// A PNG read at run time (`Image(uiImage: UIImage(contentsOfFile:))`), not from the catalogue.
+    /// A PNG or JPEG read at run time (`Image(uiImage: UIImage(contentsOfFile:))`), not from the catalogue.
     var loaded: ImageAsset?
 
     public init(systemName: String) { symbol = systemName }

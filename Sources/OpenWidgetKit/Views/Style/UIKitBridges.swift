@@ -4,7 +4,7 @@ import FoundationEssentials
 /// UIKit on iOS; here the `UIKit` module name and every other Apple name bring these):
 /// `UIColor` — components, the system and semantic colours, and the dynamic provider that picks
 /// a colour per appearance — with `Color(uiColor:)`, and `UIImage(named:)` / `UIImage(systemName:)` /
-/// `UIImage(contentsOfFile:)` / `UIImage(data:)` (PNG)
+/// `UIImage(contentsOfFile:)` / `UIImage(data:)` (PNG or JPEG)
 /// with `Image(uiImage:)`. Nothing else of UIKit is provided (docs/porting.md).
 ///
 /// A dynamic colour is resolved when a `Color` is made from it, in the appearance of the view
@@ -112,29 +112,28 @@ public struct UITraitCollection: Hashable, Sendable {
 
 public enum UIUserInterfaceStyle: Int, Hashable, Sendable { case unspecified, light, dark }
 
-/// An image by name: an asset of the bundle or an SF Symbol; or a PNG read at run time
+/// An image by name: an asset of the bundle or an SF Symbol; or a PNG or JPEG read at run time
 /// (`init?(contentsOfFile:)`, `init?(data:)`), whose bytes travel in the view tree as an asset's
-/// do. No pixels are decoded. Immutable; any thread.
+/// do. No pixels are decoded here (the renderer decodes them). Immutable; any thread.
 public final class UIImage: Hashable, Sendable {
     let name: String?, systemName: String?
     let asset: ImageAsset?
     public init?(named name: String) { self.name = name; systemName = nil; asset = nil }
     public init?(systemName name: String) { self.name = nil; systemName = name; asset = nil }
 
-    /// A PNG's bytes at 1 pixel a point; nil when they are not a PNG or are larger than a view
-    /// tree carries (`WireValidation.maxImageBase64Bytes` in base64, `maxImageSide`,
-    /// `maxImagePixels`). Other formats (JPEG) are not decoded here: nil.
+    /// A PNG's or JPEG's bytes at 1 pixel a point (a JPEG's EXIF orientation applied, as iOS
+    /// does); nil when they are neither, are a JPEG the renderer does not draw (CMYK, 12-bit,
+    /// lossless, arithmetic), or are larger than a view tree carries
+    /// (`WireValidation.maxImageBase64Bytes` in base64, `maxImageSide`, `maxImagePixels`).
     public convenience init?(data: Data) { self.init(data: data, name: nil) }
 
     init?(data: Data, name: String?) {
-        guard let size = ImageVariant.pngSize(data), size.width <= WireValidation.maxImageSide, size.height <= WireValidation.maxImageSide,
-              size.width * size.height <= WireValidation.maxImagePixels, (data.count + 2) / 3 * 4 <= WireValidation.maxImageBase64Bytes
-        else { return nil }
+        guard let variant = try? ImageVariant(file: data, scale: 1) else { return nil }
         self.name = name; systemName = nil
-        asset = ImageAsset(name: name ?? "", variants: [ImageVariant(scale: 1, width: size.width, height: size.height, png: data.base64EncodedString())])
+        asset = ImageAsset(name: name ?? "", variants: [variant])
     }
 
-    /// The PNG file at `path`, read now (in a worker: a path its sandbox lets it read); nil when
+    /// The PNG or JPEG file at `path`, read now (in a worker: a path its sandbox lets it read); nil when
     /// it cannot be read or `init?(data:)` refuses it. Its file name is the image's name (the
     /// text outputs' alt text, as an asset's name is).
     public convenience init?(contentsOfFile path: String) {
