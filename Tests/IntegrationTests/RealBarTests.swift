@@ -398,6 +398,11 @@ final class XServer {
     init(display: String, process: BarProcess, dir: TempDir) { self.display = display; self.process = process; self.dir = dir }
     deinit { dir.remove() }
 
+    /// Whether this Xvfb still runs, what it wrote and who listens on its display's sockets:
+    /// for the failure message of a test whose client could not open the display.
+    func diagnosis() -> String { XDisplayDiagnosis.describe(display: display, server: process) }
+    var pid: pid_t { process.pid }
+
     /// Stops the server, as a display that goes away.
     func stop() {
         process.signal(SIGTERM)
