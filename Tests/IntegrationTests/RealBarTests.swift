@@ -415,10 +415,8 @@ final class XServer {
         let dir = TempDir()
         let p = try BarProcess(xvfb, ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
                                dir: dir.path, name: "xvfb", ownGroup: true)
-        var number = ""
-        try #require(eventually(timeout: RealBarTests.patience) { number = String(p.stdout.filter(\.isNumber)); return p.stdout.hasSuffix("\n") },
-                     "Xvfb did not start:\n\(p.stderr)")
-        return XServer(display: ":" + number, process: p, dir: dir)
+        let display = try DisplayFD.display(printed: { p.stdout }, timeout: RealBarTests.patience, server: "Xvfb") { p.stderr }
+        return XServer(display: display, process: p, dir: dir)
     }
 }
 
