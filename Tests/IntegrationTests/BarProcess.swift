@@ -122,6 +122,20 @@ final class BarProcess {
 
     func signal(_ s: Int32) { kill(pid, s) }
 
+    /// What became of the process, for failure messages, without reaping it: "runs (state S)",
+    /// or how it ended ("exited with status N", "was killed by signal N (NAME)").
+    var fate: String {
+        if let exited { return "was reaped (status \(exited))" }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return "is no child of ours (\(String(cString: strerror(errno))))" }
+        guard info.si_signo == SIGCHLD else {
+            let stat = FileManagerFree.read("/proc/\(pid)/stat") ?? ""
+            return "runs (state \(stat.lastIndex(of: ")").map { stat[stat.index($0, offsetBy: 2)...].prefix(1) } ?? "?"))"
+        }
+        let status = info._sifields._sigchld.si_status
+        return info.si_code == CLD_EXITED ? "exited with status \(status)" : "was killed by signal \(status) (\(String(cString: strsignal(status))))"
+    }
+
     func waitForExit(timeout: Double = 10) -> Int32? {
         let deadline = monotonicNow() + timeout
         while monotonicNow() < deadline {

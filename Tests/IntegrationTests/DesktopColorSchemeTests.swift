@@ -107,6 +107,9 @@ import Glibc
         let surface = try BarProcess(TestPaths.products + "/widgethost-desktop", ["--config", d.dir.path + "/config.json"],
                                      dir: session.dir.path, name: "desktop", stdin: .file("/dev/null"),
                                      environment: session.sessionEnvironment, ownGroup: true)
+        // Each failure that involves the display says what became of it (a flake once: "cannot
+        // open a display" on this test's own Xvfb, the portal without it too).
+        func said() -> String { "\(surface.stderr)\n\(x.diagnosis())" }
         let shotPath = session.dir.path + "/shot.png"
         var last = (light: 0.0, dark: 0.0)
         var step = 0
@@ -125,20 +128,20 @@ import Glibc
 
         // The portal answers "no preference" at first: light.
         #expect(eventually(timeout: RealBarTests.patience) { surface.stderr.contains("colour scheme: light (the desktop portal, read)") },
-                "\(surface.stderr)")
-        #expect(shows(dark: false), "not light at start: \(last)\n\(surface.stderr)")
+                "\(said())")
+        #expect(shows(dark: false), "not light at start: \(last)\n\(said())")
 
         let toDark = session.setColorScheme("prefer-dark")
         try #require(toDark.status == 0, "\(toDark.stderr)")
-        #expect(shows(dark: true), "not dark after prefer-dark: \(last)\n\(surface.stderr)")
+        #expect(shows(dark: true), "not dark after prefer-dark: \(last)\n\(said())")
         #expect(eventually { d.text(Self.widget) == "dark" }, "the views did not take their dark branch: \(d.text(Self.widget) ?? "nil")\n\(d.stderr)")
-        #expect(surface.stderr.contains("colour scheme: dark (the desktop portal, changed)"), "\(surface.stderr)")
+        #expect(surface.stderr.contains("colour scheme: dark (the desktop portal, changed)"), "\(said())")
 
         let toLight = session.setColorScheme("prefer-light")
         try #require(toLight.status == 0, "\(toLight.stderr)")
-        #expect(shows(dark: false), "not light after prefer-light: \(last)\n\(surface.stderr)")
+        #expect(shows(dark: false), "not light after prefer-light: \(last)\n\(said())")
         #expect(eventually { d.text(Self.widget) == "light" }, "the views stayed dark: \(d.text(Self.widget) ?? "nil")\n\(d.stderr)")
-        #expect(surface.stderr.contains("colour scheme: light (the desktop portal, changed)"), "\(surface.stderr)")
+        #expect(surface.stderr.contains("colour scheme: light (the desktop portal, changed)"), "\(said())")
         let lines = surface.stderr.split(separator: "\n").filter { $0.contains("colour scheme") }
         #expect(lines.count == 3, "one line per change: \(lines)")
     }

@@ -237,10 +237,7 @@ func xScreenshot(display: String, into path: String) -> PixelImage? {
 func startXvfb(in home: SessionHome, width: Int, height: Int) throws -> (process: SessionProcess, display: String) {
     let p = try home.start("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
                            name: "xvfb")
-    var number = ""
-    try #require(eventually(timeout: RealBarTests.patience) { number = String(p.stdout.filter(\.isNumber)); return p.stdout.hasSuffix("\n") },
-                 "Xvfb did not start:\n\(p.stderr)")
-    return (p, ":" + number)
+    return (p, try DisplayFD.display(printed: { p.stdout }, timeout: RealBarTests.patience, server: "Xvfb") { p.stderr })
 }
 
 /// X11 facts of a program's windows: each window of `pid` (`_NET_WM_PID`) or named `name` that

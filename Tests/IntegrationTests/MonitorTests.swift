@@ -210,9 +210,7 @@ extension XServer {
         let p = try BarProcess(xorg, ["-displayfd", "1", "-config", dir.path + "/xorg.conf", "-configdir", dir.path + "/xorg.conf.d",
                                       "-logfile", dir.path + "/xorg.log", "-nolisten", "tcp", "-noreset", "-novtswitch", "-sharevts"],
                                dir: dir.path, name: "xorg", ownGroup: true)
-        var number = ""
-        try #require(eventually(timeout: RealBarTests.patience) { number = String(p.stdout.filter(\.isNumber)); return p.stdout.hasSuffix("\n") },
-                     "Xorg did not start:\n\(p.stderr.suffix(3000))")
-        return XServer(display: ":" + number, process: p, dir: dir)
+        let display = try DisplayFD.display(printed: { p.stdout }, timeout: RealBarTests.patience, server: "Xorg") { String(p.stderr.suffix(3000)) }
+        return XServer(display: display, process: p, dir: dir)
     }
 }

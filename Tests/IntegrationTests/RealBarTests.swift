@@ -398,6 +398,11 @@ final class XServer {
     init(display: String, process: BarProcess, dir: TempDir) { self.display = display; self.process = process; self.dir = dir }
     deinit { dir.remove() }
 
+    /// Whether this Xvfb still runs, what it wrote and who listens on its display's sockets:
+    /// for the failure message of a test whose client could not open the display.
+    func diagnosis() -> String { XDisplayDiagnosis.describe(display: display, server: process) }
+    var pid: pid_t { process.pid }
+
     /// Stops the server, as a display that goes away.
     func stop() {
         process.signal(SIGTERM)
@@ -410,10 +415,8 @@ final class XServer {
         let dir = TempDir()
         let p = try BarProcess(xvfb, ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"],
                                dir: dir.path, name: "xvfb", ownGroup: true)
-        var number = ""
-        try #require(eventually(timeout: RealBarTests.patience) { number = String(p.stdout.filter(\.isNumber)); return p.stdout.hasSuffix("\n") },
-                     "Xvfb did not start:\n\(p.stderr)")
-        return XServer(display: ":" + number, process: p, dir: dir)
+        let display = try DisplayFD.display(printed: { p.stdout }, timeout: RealBarTests.patience, server: "Xvfb") { p.stderr }
+        return XServer(display: display, process: p, dir: dir)
     }
 }
 
