@@ -164,6 +164,10 @@ import Glibc
                                   environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "LC_ALL": "C.UTF-8"])
         d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
         let file = d.dir.path + "/config.json"
+        // The host served it and cached the list its worker gave then (before, `gallery` would
+        // describe the bundle itself).
+        let cache = d.dir.path + "/state/manifests/CalendarWidget.so.json"
+        #expect(eventually(timeout: 30) { FileManagerFree.read(cache)?.contains(#""title":"Work""#) == true }, "\(d.stderr.suffix(3000))")
         #expect(eventually(timeout: 30) { Self.offered("UpNext", "calendars", config: file, environment: environment).map(\.title) == ["All Calendars", "Work"] },
                 "\(d.stderr.suffix(3000))")
 
@@ -176,5 +180,43 @@ import Glibc
         var titles: [String] = []
         #expect(eventually(timeout: 30) { titles = Self.offered("UpNext", "calendars", config: file, environment: environment).map(\.title); return titles == ["All Calendars", "Home", "Work"] },
                 "\(titles)\n\(d.stderr.suffix(3000))")
+    }
+}
+
+/// The Edit Widget form (`widgethost-edit --edit`, driven as a person drives it: `EditorTests`'
+/// screen) on a running host: a calendar added after the host started is an item of the form's
+/// Calendar menu; chosen and applied, the widget shows only that calendar's events.
+@Suite(.serialized) struct LiveEntityOptionsFormTests {
+    @Test(.enabled(if: sandboxTestsRun, "this kernel has no Landlock"))
+    func theFormsMenuOffersACalendarAddedAfterTheHostStarted() throws {
+        guard let screen = try EditorTests.Screen.start() else { return }
+        let (tz, day) = CalendarWidgetTests.morningZone()
+        let home = TempDir(); defer { home.remove() }
+        let calendars = home.path + "/.local/share/calendars"
+        _ = run("/bin/mkdir", ["-p", calendars + "/work"])
+        FileManagerFree.write(calendars + "/work/standup.ics", CalendarWidgetTests.floating("standup@test", day + "T113000", day + "T114500", "Standup"))
+        FileManagerFree.write(calendars + "/work/displayname", "Work\n")
+        let d = try RunningDaemon(config: CalendarWidgetTests.upNextConfig(#"{"kind": "UpNext", "family": "accessoryInline", "id": "upnext"}"#),
+                                  environment: ["HOME": home.path, "XDG_DATA_HOME": nil, "TZ": tz, "LC_ALL": "C.UTF-8"])
+        d.install(TestPaths.plugin("CalendarWidget"), as: "CalendarWidget.so")
+        let file = d.dir.path + "/config.json"
+        #expect(eventually(timeout: 30) { d.text("upnext") == "11:30 Standup" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
+        // The list the host's worker gave when it first served (read from the host's cache, not
+        // through `gallery`, which would ask again): Work alone.
+        let cache = d.dir.path + "/state/manifests/CalendarWidget.so.json"
+        #expect(eventually(timeout: 30) { FileManagerFree.read(cache)?.contains(#""title":"Work""#) == true }, "\(FileManagerFree.read(cache) ?? "no cache")")
+        #expect(FileManagerFree.read(cache)?.contains(#""title":"Home""#) == false)
+
+        let staged = home.path + "/.local/share/.home.tmp"
+        _ = run("/bin/mkdir", ["-p", staged])
+        FileManagerFree.write(staged + "/dentist.ics", CalendarWidgetTests.floating("dentist@test", day + "T110000", day + "T113000", "Dentist"))
+        FileManagerFree.write(staged + "/displayname", "Home\n")
+        rename(staged, calendars + "/home")
+        try #require(screen.drive(["--edit", "upnext", "--config", file], [
+            "window:Edit Widget", "choose:Calendar:Home", "shot:live-entities-calendar-home", "click:Apply", "exit:0",
+        ]))
+        let text = FileManagerFree.read(file) ?? ""
+        #expect(text.contains(#""calendars": "\#(calendars)/home""#), "\(text)")
+        #expect(eventually(timeout: 30) { d.text("upnext") == "11:00 Dentist" }, "\(d.text("upnext") ?? "nil") \(d.stderr.suffix(3000))")
     }
 }
