@@ -95,6 +95,7 @@ import Testing
         #expect(answers.isEmpty)
         loop.advance(by: 0.2)
         #expect(answers.count == 2 && answers.allSatisfy { $0.ok && $0.message?.contains("no answer yet from cal.so") == true }, "\(answers)")
+        #expect(answers.map(\.asked) == [["cal.so"], []] && answers[1].message?.contains("awaited the answer already asked of cal.so") == true, "\(answers)")
         #expect(options(registry, "cal.so") == [all, work], "the old list until the answer comes")
         cal.release()
         #expect(options(registry, "cal.so") == [all, home, work])

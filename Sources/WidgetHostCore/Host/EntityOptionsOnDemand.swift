@@ -45,10 +45,11 @@ final class EntityOptionsOnDemand {
             reply(.failure("no bundle \"\(filter.prefix(200))\" is loaded")); return
         }
         let admitted = matching.filter { registry.mayAskEntityOptions($0) }
-        var asked: [String] = [], recent: [String] = []
+        var asked: [String] = [], recent: [String] = [], inFlight: [String] = []
         let round = Round(reply: reply)
         for b in admitted {
             if waiting[b.name] != nil {
+                inFlight.append(b.name)
                 round.wait(for: b.name); waiting[b.name]!.append { [weak round] in round?.answered(b.name) }
             } else if cooldowns[b.name]?.isScheduled == true {
                 recent.append(b.name)
@@ -68,6 +69,7 @@ final class EntityOptionsOnDemand {
         }
         var parts: [String] = []
         parts.append(asked.isEmpty ? "no bundle asked" : "asked \(asked.joined(separator: ", "))")
+        if !inFlight.isEmpty { parts.append("awaited the answer already asked of \(inFlight.joined(separator: ", "))") }
         if !recent.isEmpty { parts.append("\(recent.joined(separator: ", ")) asked less than \(Int(Self.cooldownSeconds)) s ago (its cached options)") }
         let skipped = matching.filter { b in !admitted.contains { $0 === b } }.map(\.name)
         if !skipped.isEmpty { parts.append("not asked (no entity parameter with declared access, not placed, or no serving worker): \(skipped.joined(separator: ", "))") }
