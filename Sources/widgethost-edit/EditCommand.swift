@@ -44,7 +44,7 @@ enum EditCommand {
         guard gallery != (editID != nil) else { return fail("give --gallery or --edit ID (one of them)\n\(usage)", status: 2) }
         let environment = ProcessEnvironment.current()
         let path = configPath.map(absolute) ?? HostPaths.defaultConfigFile(environment)
-        let file = ConfigFileEditor(path: path, environment: environment, catalog: { PluginFolderCatalog(config: $0) })
+        let file = ConfigFileEditor(path: path, environment: environment, catalog: { catalog($0) })
 
         setenv("GDK_GL", "disable", 0)   // forms and pictures need no OpenGL: Mesa stays unloaded
         guard gtk_init_check(nil, nil) != 0 else {
@@ -52,7 +52,7 @@ enum EditCommand {
         }
         let windows = OpenWindows()
         do {
-            let editor = try readEditor(path: path, environment: environment)
+            let editor = try readEditor(path: path, environment: environment, liveEntities: editID != nil)
             if let editID {
                 let form = try ParameterForm(id: editID, editor: editor)
                 let edit = EditWidgetWindow(form: form, file: file)
@@ -87,15 +87,29 @@ enum EditCommand {
         windows.closeAll(except: windows.newest)
     }
 
+    /// The installed widgets as the host described them (`BundleManifestCache`: the entity
+    /// options its serving workers listed), else as a worker of this process describes them.
+    static func catalog(_ config: HostConfig) -> PluginFolderCatalog {
+        PluginFolderCatalog(config: config, manifestCache: BundleManifestCache(hostConfig: config))
+    }
+
+    /// A running host lists its placed bundles' entities again (`LiveEntityOptions`): the form's
+    /// menus offer the players and calendars there now. A failure is said on stderr; the cached
+    /// options are offered. Blocking (bounded); any thread.
+    static func refreshEntities(_ config: HostConfig, environment: [String: String]) {
+        if let problem = LiveEntityOptions.refresh(config: config, environment: environment) { printError("widgethost-edit: warning: \(problem)") }
+    }
+
     /// The config as it is on disk now, for reading (a read-only file is read; writing it is
-    /// refused later, in the window).
-    static func readEditor(path: String, environment: [String: String]) throws -> ConfigEditor {
+    /// refused later, in the window). `liveEntities`: `refreshEntities` before the catalog is made.
+    static func readEditor(path: String, environment: [String: String], liveEntities: Bool = false) throws -> ConfigEditor {
         guard let data = FileIO.read(path) else {
             throw ConfigEditError(errno == ENOENT ? "no config file (create one with {} in it for every default)" : String(cString: strerror(errno)))
         }
         let base = path.deletingLastPathComponent
         let config = try ConfigParser.parse(data, baseDirectory: base, environment: environment)
-        return try ConfigEditor(bytes: [UInt8](data), baseDirectory: base, environment: environment, catalog: PluginFolderCatalog(config: config))
+        if liveEntities { refreshEntities(config, environment: environment) }
+        return try ConfigEditor(bytes: [UInt8](data), baseDirectory: base, environment: environment, catalog: catalog(config))
     }
 
     static func absolute(_ path: String) -> String {

@@ -20,7 +20,8 @@ struct GalleryContent: Sendable {
     /// Blocking; any thread.
     static func load(config: HostConfig) -> GalleryContent {
         var content = GalleryContent()
-        let catalog = PluginFolderCatalog(config: config)
+        EditCommand.refreshEntities(config, environment: ProcessEnvironment.current())
+        let catalog = EditCommand.catalog(config)
         content.pluginFolder = catalog.pluginFolder
         let bundles: [InstalledBundle]
         do {

@@ -7,9 +7,12 @@ import OpenWidgetKit
 /// "button":1,"target":"Log"}`, `{"op":"status"}`, `{"op":"watch"}` (the connection becomes a
 /// subscription to the desktop view stream: `DesktopViewMessage` lines, not one answer;
 /// `DesktopViewStream`; `{"op":"watch","colorScheme":"dark"}` also says the desktop's colour
-/// scheme, which widgets whose `picture.colorScheme` is `"system"` are evaluated in). Value type.
+/// scheme, which widgets whose `picture.colorScheme` is `"system"` are evaluated in),
+/// `{"op":"entities"}` (`{"op":"entities","bundle":"libNowPlayingWidget.so"}`: one bundle, by file
+/// name or bundle id): the placed bundles' entity options asked again of their serving workers,
+/// answered once they are cached (`EntityOptionsOnDemand`). Value type.
 public struct ControlRequest: Codable, Equatable, Sendable {
-    public enum Op: String, Codable, Sendable { case reload, click, status, watch }
+    public enum Op: String, Codable, Sendable { case reload, click, status, watch, entities }
     public var op: Op
     /// `reload`: the widget kind (nil = all).
     public var kind: String?
@@ -21,9 +24,13 @@ public struct ControlRequest: Codable, Equatable, Sendable {
     public var target: String?
     /// `watch`: the desktop's colour scheme, `"light"` or `"dark"` (nil: not said).
     public var colorScheme: String?
+    /// `entities`: the bundle's file name or bundle id (nil: every bundle).
+    public var bundle: String?
 
-    public init(op: Op, kind: String? = nil, id: String? = nil, button: Int? = nil, target: String? = nil, colorScheme: String? = nil) {
+    public init(op: Op, kind: String? = nil, id: String? = nil, button: Int? = nil, target: String? = nil, colorScheme: String? = nil,
+                bundle: String? = nil) {
         self.op = op; self.kind = kind; self.id = id; self.button = button; self.target = target; self.colorScheme = colorScheme
+        self.bundle = bundle
     }
 
     /// The scheme a `watch` says: nil when it says none; throws with the reason when it says
@@ -49,9 +56,11 @@ public struct ControlResponse: Codable, Equatable, Sendable {
     /// A human-readable account of what was done.
     public var message: String?
     public var status: HostStatus?
+    /// `entities`: the bundles (file names) whose serving workers were asked, sorted.
+    public var asked: [String]?
 
-    public init(ok: Bool, error: String? = nil, message: String? = nil, status: HostStatus? = nil) {
-        self.ok = ok; self.error = error; self.message = message; self.status = status
+    public init(ok: Bool, error: String? = nil, message: String? = nil, status: HostStatus? = nil, asked: [String]? = nil) {
+        self.ok = ok; self.error = error; self.message = message; self.status = status; self.asked = asked
     }
 
     public static func failure(_ message: String) -> ControlResponse { ControlResponse(ok: false, error: message) }

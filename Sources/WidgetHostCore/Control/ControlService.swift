@@ -38,6 +38,8 @@ public final class ControlService {
             host.click(id: id, button: request.button, target: request.target, reply: reply)
         case .status:
             reply(ControlResponse(ok: true, status: host.status(pid: pid)))
+        case .entities:
+            host.entityOptions.refresh(bundle: request.bundle, reply: reply)
         case .watch:
             // A subscription, not a request: the platform turns the connection into one
             // (`DesktopViewStream.subscribe`) before it gets here.

@@ -9,7 +9,9 @@ import Glibc
 public enum ControlSocketClient {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
-        public init(description: String) { self.description = description }
+        /// Nothing listens on the socket (no file, or nobody accepting): no host runs there.
+        public let noHost: Bool
+        public init(description: String, noHost: Bool = false) { self.description = description; self.noHost = noHost }
     }
 
     /// The longest answer read: `status` grows with the widgets (about 0.5 KB each, more with
@@ -30,7 +32,8 @@ public enum ControlSocketClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard rc == 0 else {
-            throw Failure(description: "cannot connect to \(path): \(String(cString: strerror(errno))) (is `widgethost run` running?)")
+            let absent = errno == ENOENT || errno == ECONNREFUSED
+            throw Failure(description: "cannot connect to \(path): \(String(cString: strerror(errno))) (is `widgethost run` running?)", noHost: absent)
         }
         var tv = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))

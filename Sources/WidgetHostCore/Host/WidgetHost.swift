@@ -54,6 +54,8 @@ public final class WidgetHost {
     public var openURL: (String) -> Void = { _ in }
     private lazy var security = PluginSecurity(logger: logger)
     private lazy var pluginStatus = PluginStatusOutputs(publisher: publisher, fileSink: fileSink)
+    /// The control socket's `entities` request.
+    lazy var entityOptions = EntityOptionsOnDemand(loop: loop, registry: registry, logger: logger)
 
     public init(config: HostConfig, loop: any HostLoop, launcher: any WorkerLauncher, renderer: any EntryRenderer = StandardEntryRenderer(),
                 extraSinks: [any OutputSink] = [], pictureLauncher: (any PictureRenderLauncher)? = nil,
@@ -251,6 +253,7 @@ public final class WidgetHost {
         for t in containerThrottles.values { t.close() }
         containerThrottles = [:]
         desktopView.close()
+        entityOptions.close()
         registry.stopAll()
         fileSink.close()
         logger.notice("stopped")

@@ -12,15 +12,25 @@ struct ConfigEditOptions: ParsableArguments {
     var config: String?
 
     /// The config file an edit writes: `--config`, else the default one (which must exist).
-    func editor() -> ConfigFileEditor {
+    /// `liveEntities`: a running host lists its bundles' entities again before the catalog is
+    /// read (`LiveEntityOptions`), so a value offered only now is accepted.
+    func editor(liveEntities: Bool = false) -> ConfigFileEditor {
         let source = ConfigSource(explicitPath: config)
         return ConfigFileEditor(path: source.path ?? HostPaths.defaultConfigFile(source.environment), environment: source.environment,
-                                catalog: { PluginFolderCatalog(config: $0, manifestCache: BundleManifestCache(hostConfig: $0)) })
+                                catalog: { config in
+                                    if liveEntities { Self.refreshEntities(config, environment: source.environment) }
+                                    return PluginFolderCatalog(config: config, manifestCache: BundleManifestCache(hostConfig: config))
+                                })
+    }
+
+    /// `LiveEntityOptions.refresh`, its failure a warning on stderr (the cached options are read).
+    static func refreshEntities(_ config: HostConfig, environment: [String: String]) {
+        if let problem = LiveEntityOptions.refresh(config: config, environment: environment) { ControlClient.printError("warning: \(problem)") }
     }
 
     /// Applies `edit` to the file; returns the id it concerns. A refusal exits 1.
-    func apply(_ edit: ConfigEdit) throws -> String {
-        do { return try editor().edit { try $0.apply(edit) } } catch {
+    func apply(_ edit: ConfigEdit, liveEntities: Bool = false) throws -> String {
+        do { return try editor(liveEntities: liveEntities).edit { try $0.apply(edit) } } catch {
             ControlClient.printError("widgethost: \(error)")
             throw ExitCode(1)
         }

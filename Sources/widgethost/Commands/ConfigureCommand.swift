@@ -20,5 +20,6 @@ struct ConfigureCommand: ParsableCommand {
 
     func validate() throws { _ = try ConfigEditOptions.assignments(params) }
 
-    func run() throws { _ = try options.apply(.configure(id: id, parameters: try ConfigEditOptions.assignments(params))) }
+    /// A running host lists its placed bundles' entities again first: a player started since is a valid value.
+    func run() throws { _ = try options.apply(.configure(id: id, parameters: try ConfigEditOptions.assignments(params)), liveEntities: true) }
 }

@@ -24,6 +24,8 @@ struct GalleryCommand: ParsableCommand {
         case .success(let c): config = c
         case .failure(let e): ControlClient.printError("widgethost: \(e)"); throw ExitCode(1)
         }
+        // A running host lists its placed bundles' entities again: the players and calendars there now.
+        ConfigEditOptions.refreshEntities(config, environment: source.environment)
         let catalog = PluginFolderCatalog(config: config, manifestCache: BundleManifestCache(hostConfig: config))
         let items: [GalleryItem]
         do { items = try WidgetGallery.items(config: config, catalog: catalog) } catch {
