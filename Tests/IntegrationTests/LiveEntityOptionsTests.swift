@@ -123,10 +123,14 @@ import Glibc
         // Unplaced, the calendar bundle has no worker (its `describe` came from the cache or a validation worker since stopped).
         #expect(!d.stderr.contains("entities of CalendarWidget.so asked again"), "\(d.stderr.suffix(3000))")
         let again = try ControlSocketClient.send(ControlRequest(op: .entities, bundle: "org.widgethost.nowplaying"), to: socket)
-        #expect(again.ok && again.asked == [] && again.message?.contains("libNowPlayingWidget.so asked less than 3 s ago") == true, "\(again)")
+        // Asked at once after the answer it is cooled down (the 3 s themselves are tested on virtual
+        // time in EntityOptionsOnDemandTests); a machine stalled past them may ask it again.
+        let cooled = again.asked == [] && again.message?.contains("libNowPlayingWidget.so asked less than 3 s ago") == true
+        #expect(again.ok && (cooled || again.asked == ["libNowPlayingWidget.so"]), "\(again)")
         let clock = try ControlSocketClient.send(ControlRequest(op: .entities, bundle: "SystemWidgets.so"), to: socket)
         #expect(clock.ok && clock.asked == [], "\(clock)")
-        #expect(d.stderr.split(separator: "\n").filter { $0.contains("control: entities of ") }.count == 1, "\(d.stderr.suffix(3000))")
+        #expect(eventually { d.stderr.split(separator: "\n").filter { $0.contains("control: entities of ") }.count == (cooled ? 1 : 2) },
+                "\(d.stderr.suffix(3000))")
 
         let unknown = try ControlSocketClient.send(ControlRequest(op: .entities, bundle: "nope.so"), to: socket)
         #expect(!unknown.ok && unknown.error == #"no bundle "nope.so" is loaded"#, "\(unknown)")
