@@ -317,8 +317,9 @@ def w1_host_setup(args, variant, outputs=None):
         shutil.copy(args.system, f"{h.dir}/Plugins/SystemWidgets.so")
         return h
     if variant == "W1i":
-        h = HostSetup(args.host, args.plugin, [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS,
-                      outputs=outputs)
+        # Pinned to the bench bundle: the system bundle, installed beside it, has a `clock` too.
+        widgets = [dict(w, bundle="org.widgethost.bench") for w in [{"id": "clock", "kind": "clock", "family": "accessoryInline"}] + FILE_WIDGETS]
+        h = HostSetup(args.host, args.plugin, widgets, outputs=outputs)
         for name in sorted(os.listdir(args.plugins_dir)):
             if name.endswith(".so"):
                 shutil.copy(os.path.join(args.plugins_dir, name), f"{h.dir}/Plugins/{name}")
